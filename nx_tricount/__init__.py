@@ -1,0 +1,46 @@
+"""nx-tricount: a NetworkX backend for triangle counting on the GPU and CPU.
+
+Use it through NetworkX (``nx.triangles(G, backend="tricount")``), or directly::
+
+    import nx_tricount
+    G = nx_tricount.from_edges(src, dst)      # NumPy or CuPy arrays
+    G = nx_tricount.from_frame(df)            # pandas or cuDF frame
+    nx_tricount.triangles(G)
+
+Attributes are imported lazily, so that ``import networkx`` (which loads this
+package's ``_info`` module) pulls in neither numba, CuPy nor cuDF.
+"""
+
+import importlib
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "TriGraph": "graph",
+    "from_edges": "frames",
+    "from_frame": "frames",
+    "from_networkx": "convert",
+    "to_networkx": "convert",
+    "triangles": "cluster",
+    "clustering": "cluster",
+    "average_clustering": "cluster",
+    "transitivity": "cluster",
+    "make_plan": "plan",
+    "Plan": "plan",
+    "count": "algorithms",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
+        value = getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(__all__)

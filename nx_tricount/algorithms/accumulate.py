@@ -1,0 +1,41 @@
+"""Race-free accumulation for the CPU kernels.
+
+numba has no atomic adds on the CPU, so a kernel that credits a triangle to
+vertices or arcs other than its own task's writes into a private row of an
+``(threads, length)`` array, indexed by ``numba.get_thread_id()``; the rows
+are summed afterwards. Memory is ``threads * length`` counters.
+"""
+
+import numba
+import numpy as np
+
+from .counts import PER_EDGE, PER_NODE
+
+__all__ = ["accumulate_per_thread"]
+
+
+def accumulate_per_thread(kernel, arrays, prepared, mode):
+    """Run ``kernel(*arrays, values, weighted, mode_code, out)`` and sum its rows.
+
+    Parameters
+    ----------
+    kernel : numba function
+        Adds counts into ``out[thread_id]``.
+    arrays : tuple
+        The kernel's leading arguments (CSR arrays and algorithm extras).
+    prepared : Prepared
+        Gives the length (``n`` per vertex, ``m`` per arc) and the arc values.
+    mode : {"per_node", "per_edge"}
+
+    Returns
+    -------
+    numpy array
+        int64 counts, or the values' dtype for weighted per-vertex sums.
+    """
+    mode_code = PER_NODE if mode == "per_node" else PER_EDGE
+    weighted = prepared.values is not None and mode_code == PER_NODE
+    length = prepared.n if mode_code == PER_NODE else prepared.m
+    values = prepared.values if weighted else np.zeros(0, dtype=np.int64)
+    out = np.zeros((numba.get_num_threads(), length), dtype=values.dtype)
+    kernel(*arrays, values, weighted, mode_code, out)
+    return out.sum(axis=0)

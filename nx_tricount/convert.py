@@ -1,0 +1,172 @@
+"""Conversion between NetworkX graphs and ``TriGraph``.
+
+The NetworkX side is Python dicts, so one pass over ``G._adj`` is unavoidable;
+it is done with ``np.fromiter`` over chained iterators (no per-edge Python
+statements), and ids follow G's node order.
+"""
+
+from itertools import chain
+
+import networkx as nx
+import numpy as np
+
+from .device import to_host
+from .graph import TriGraph
+
+__all__ = ["from_networkx", "to_networkx"]
+
+
+def _is_identity(nodes):
+    """True when the nodes are exactly the ints 0..n-1 in order."""
+    return all(type(v) is int and v == i for i, v in enumerate(nodes))
+
+
+def _numeric_column(values, name, count):
+    """An edge attribute as a float64 array, or a clear error."""
+    try:
+        return np.fromiter(values, dtype=np.float64, count=count)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"edge attribute {name!r} must be numeric (int, float or bool) for the "
+            f"tricount backend: {exc}"
+        ) from None
+
+
+def from_networkx(
+    G,
+    edge_attrs=None,
+    node_attrs=None,
+    preserve_edge_attrs=False,
+    preserve_node_attrs=False,
+    preserve_graph_attrs=False,
+):
+    """Convert a NetworkX graph (any of the four classes) to a ``TriGraph``.
+
+    Parameters
+    ----------
+    G : networkx.Graph, DiGraph, MultiGraph or MultiDiGraph
+    edge_attrs : dict, optional
+        ``{name: default}`` of numeric edge attributes to keep as columns; a
+        missing value takes the default (NetworkX's ``.get(name, default)``).
+    node_attrs : dict, optional
+        ``{name: default}`` of node attributes to keep.
+    preserve_edge_attrs, preserve_node_attrs, preserve_graph_attrs : bool
+        Keep every attribute (edge attribute dicts are kept on the host).
+
+    Returns
+    -------
+    TriGraph
+    """
+    if not isinstance(G, nx.Graph):
+        raise TypeError(f"expected a NetworkX graph, got {type(G).__name__}")
+    adj = G._adj  # successors for directed graphs
+    nodes = list(adj)
+    n = len(nodes)
+    labels = None if _is_identity(nodes) else nodes
+    multigraph = G.is_multigraph()
+
+    if multigraph:
+        # One row per parallel edge: (u, v, key, data).
+        rows = [
+            (u, v, key, data)
+            for u, nbrs in adj.items()
+            for v, keydict in nbrs.items()
+            for key, data in keydict.items()
+        ]
+        src_labels = (r[0] for r in rows)
+        dst_labels = (r[1] for r in rows)
+        edge_keys = [r[2] for r in rows]
+        datas = [r[3] for r in rows]
+        m = len(rows)
+    else:
+        degree = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+        m = int(degree.sum())
+        src_ids = np.repeat(np.arange(n, dtype=np.int64), degree)
+        dst_labels = chain.from_iterable(adj.values())
+        edge_keys = None
+        datas = None
+
+    index = None if labels is None else {v: i for i, v in enumerate(nodes)}
+    ids = (lambda it: it) if index is None else (lambda it: map(index.__getitem__, it))
+    dst = np.fromiter(ids(dst_labels), dtype=np.int64, count=m)
+    src = np.fromiter(ids(src_labels), dtype=np.int64, count=m) if multigraph else src_ids
+
+    def edge_dicts():
+        if datas is not None:
+            return iter(datas)
+        return chain.from_iterable(nbrs.values() for nbrs in adj.values())
+
+    edge_data = {}
+    edge_masks = {}
+    for name, default in (edge_attrs or {}).items():
+        edge_data[name] = _numeric_column(
+            (d.get(name, default) for d in edge_dicts()), name, m
+        )
+        present = np.fromiter((name in d for d in edge_dicts()), dtype=bool, count=m)
+        if not present.all():
+            edge_masks[name] = present
+    if preserve_edge_attrs:
+        edge_data["__dicts__"] = [dict(d) for d in edge_dicts()]
+
+    node_data = None
+    if preserve_node_attrs:
+        node_data = [dict(d) for d in G._node.values()]
+    elif node_attrs:
+        node_data = [
+            {k: d.get(k, default) for k, default in node_attrs.items() if k in d or default is not None}
+            for d in G._node.values()
+        ]
+    return TriGraph(
+        src,
+        dst,
+        n,
+        labels=labels,
+        directed=G.is_directed(),
+        multigraph=multigraph,
+        edge_data=edge_data,
+        edge_masks=edge_masks,
+        graph=dict(G.graph) if preserve_graph_attrs else None,
+        node_data=node_data,
+        edge_keys=edge_keys,
+    )
+
+
+def to_networkx(graph):
+    """Build the NetworkX graph a ``TriGraph`` stands for (class, nodes in id
+    order, edges with their kept attributes, graph attributes)."""
+    cls = {
+        (False, False): nx.Graph,
+        (True, False): nx.DiGraph,
+        (False, True): nx.MultiGraph,
+        (True, True): nx.MultiDiGraph,
+    }[(graph.directed, graph.multigraph)]
+    G = cls()
+    G.graph.update(graph.graph)
+    labels = graph.label_list()
+    if graph.node_data is None:
+        G.add_nodes_from(labels)
+    else:
+        G.add_nodes_from(zip(labels, graph.node_data))
+    src = to_host(graph.src).tolist()
+    dst = to_host(graph.dst).tolist()
+    if graph.labels is not None:
+        src = [labels[i] for i in src]
+        dst = [labels[i] for i in dst]
+    columns = {
+        name: (values if isinstance(values, list) else to_host(values).tolist())
+        for name, values in graph.edge_data.items()
+    }
+    dicts = columns.pop("__dicts__", None)
+    masks = {name: to_host(mask).tolist() for name, mask in graph.edge_masks.items()}
+    data = []
+    for row in range(len(src)):
+        attrs = dict(dicts[row]) if dicts is not None else {}
+        for name, values in columns.items():
+            if name not in masks or masks[name][row]:
+                attrs[name] = values[row]
+        data.append(attrs)
+    if graph.multigraph and graph.edge_keys is not None:
+        G.add_edges_from(zip(src, dst, graph.edge_keys, data))
+    else:
+        G.add_edges_from(zip(src, dst, data))
+    return G

@@ -1,0 +1,99 @@
+"""The plan of a count: which algorithm, preprocessing and device, and why.
+
+Settings come from the per-call keywords, else ``nx.config.backends.tricount``;
+``"auto"`` values are resolved here. :func:`make_plan` returns the plan without
+counting, and logs it at DEBUG on the ``nx_tricount`` logger.
+"""
+
+import logging
+from dataclasses import dataclass
+
+from .algorithms import PREPROCESSING, has_gpu
+from .config import check_choice, config_from_environment
+from .device import resolve_device
+
+__all__ = ["Plan", "make_plan", "current_config"]
+
+logger = logging.getLogger("nx_tricount")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a count will run, with the reasons for each choice made by ``auto``."""
+
+    algorithm: str
+    orientation: str
+    ordering: str
+    device: str
+    reasons: tuple = ()
+
+    def __str__(self):
+        text = (
+            f"algorithm={self.algorithm} orientation={self.orientation} "
+            f"ordering={self.ordering} device={self.device}"
+        )
+        return text + "".join(f"\n  - {reason}" for reason in self.reasons)
+
+
+def current_config():
+    """``nx.config.backends.tricount``, or the defaults when the backend is not
+    registered with NetworkX (e.g. running from a source tree without install)."""
+    import networkx as nx
+
+    config = getattr(nx.config.backends, "tricount", None)
+    return config if config is not None else config_from_environment()
+
+
+def make_plan(*, algorithm=None, orientation=None, ordering=None, device=None):
+    """Resolve the settings of one count.
+
+    Parameters
+    ----------
+    algorithm, orientation, ordering, device : str, optional
+        Per-call overrides of ``nx.config.backends.tricount``.
+
+    Returns
+    -------
+    Plan
+
+    Raises
+    ------
+    ValueError
+        A setting has a value that is not accepted.
+    GPUNotAvailableError
+        ``device="gpu"`` on a machine without a usable GPU.
+    """
+    config = current_config()
+    requested = {
+        "algorithm": algorithm,
+        "orientation": orientation,
+        "ordering": ordering,
+        "device": device,
+    }
+    settings = {
+        key: check_choice(key, config[key] if value is None else value)
+        for key, value in requested.items()
+    }
+    reasons = []
+    chosen = settings["algorithm"]
+    if chosen == "auto":
+        chosen = "merge"
+        reasons.append(
+            "algorithm auto -> merge: the forward algorithm does the least work per "
+            "triangle on the CPU engine (docs/algorithms.md)"
+        )
+    resolved_device = resolve_device(settings["device"], gpu_implemented=has_gpu(chosen))
+    if settings["device"] == "auto":
+        reasons.append(f"device auto -> {resolved_device}")
+    default_orientation, default_ordering = PREPROCESSING[chosen]
+    orientation = settings["orientation"]
+    if orientation == "auto":
+        orientation = default_orientation
+        reasons.append(f"orientation auto -> {orientation}: what {chosen} is designed for")
+    ordering = settings["ordering"]
+    if ordering == "auto":
+        ordering = default_ordering
+        reasons.append(f"ordering auto -> {ordering}: what {chosen} is designed for")
+    plan = Plan(chosen, orientation, ordering, resolved_device, tuple(reasons))
+    logger.debug("tricount plan: %s", plan)
+    return plan

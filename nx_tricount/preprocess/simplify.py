@@ -1,0 +1,93 @@
+"""Dedup and self-loop removal: any edge list becomes a simple graph.
+
+Works on NumPy and CuPy arrays alike (the array module is taken from the
+input). Duplicates are found by sorting 64-bit packed keys ``a * n + b``; where
+an edge repeats with values, the last occurrence wins, as when NetworkX adds the
+same edge twice.
+"""
+
+from ..device import module_of
+
+__all__ = ["simplify_undirected", "simplify_directed", "packed_keys", "unpack_keys"]
+
+
+def packed_keys(a, b, n):
+    """Pack vertex pairs into sortable int64 keys ``a * n + b`` (exact for n < 2**31)."""
+    xp = module_of(a)
+    return a.astype(xp.int64) * n + b.astype(xp.int64)
+
+
+def unpack_keys(keys, n, dtype):
+    """Invert :func:`packed_keys`."""
+    return (keys // n).astype(dtype), (keys % n).astype(dtype)
+
+
+def _unique_keys(keys, values):
+    """Sorted unique keys, with the value of each key's last occurrence."""
+    xp = module_of(keys)
+    if values is None:
+        keys = xp.sort(keys)
+    else:
+        order = xp.argsort(keys, kind="stable")
+        keys = keys[order]
+        values = values[order]
+    if keys.size == 0:
+        return keys, values
+    last = xp.empty(keys.size, dtype=bool)
+    last[-1] = True
+    xp.not_equal(keys[1:], keys[:-1], out=last[:-1])
+    keys = keys[last]
+    if values is not None:
+        values = values[last]
+    return keys, values
+
+
+def simplify_undirected(src, dst, n, values=None, index_dtype=None):
+    """Return the simple undirected graph of an edge list.
+
+    Parameters
+    ----------
+    src, dst : integer arrays
+        Endpoints, ids in ``0..n-1``; each edge may appear in one or both
+        directions, any number of times.
+    n : int
+        Number of vertices.
+    values : array, optional
+        One value per edge; the last occurrence of an edge wins.
+    index_dtype : dtype, optional
+        Dtype of the returned ids (defaults to ``src.dtype``).
+
+    Returns
+    -------
+    lo, hi : arrays
+        Each undirected edge once, ``lo < hi``, sorted by ``(lo, hi)``.
+    values : array or None
+        The edges' values, aligned with ``lo, hi``.
+    """
+    xp = module_of(src)
+    index_dtype = index_dtype or src.dtype
+    lo = xp.minimum(src, dst)
+    hi = xp.maximum(src, dst)
+    keep = lo != hi
+    lo, hi = lo[keep], hi[keep]
+    if values is not None:
+        values = values[keep]
+    keys, values = _unique_keys(packed_keys(lo, hi, n), values)
+    lo, hi = unpack_keys(keys, n, index_dtype)
+    return lo, hi, values
+
+
+def simplify_directed(src, dst, n, values=None, index_dtype=None):
+    """Return the simple directed graph (unique arcs, no self-loops), sorted by (src, dst).
+
+    Same parameters and returns as :func:`simplify_undirected`, with arcs kept in
+    their direction.
+    """
+    index_dtype = index_dtype or src.dtype
+    keep = src != dst
+    src, dst = src[keep], dst[keep]
+    if values is not None:
+        values = values[keep]
+    keys, values = _unique_keys(packed_keys(src, dst, n), values)
+    src, dst = unpack_keys(keys, n, index_dtype)
+    return src, dst, values

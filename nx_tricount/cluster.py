@@ -73,23 +73,29 @@ def _nbunch(G, nodes):
     return keys, ids
 
 
-def _per_node_result(G, nodes, values):
-    """Shape per-vertex Python values as NetworkX does for ``nodes``."""
+def _select(G, nodes):
+    """The vertices a NetworkX computation visits for ``nodes``.
+
+    Returns None for every node, else ``(keys, ids, single)``: the result keys,
+    their ids, and whether ``nodes`` is a single node (a scalar result). An
+    iterator ``nodes`` is consumed here, once.
+    """
     if nodes is None:
-        return dict(zip(G.label_list(), values))
+        return None
     if nodes in G:
-        return values[G.node_id(nodes)]
+        return [nodes], [G.node_id(nodes)], True
     keys, ids = _nbunch(G, nodes)
+    return keys, ids, False
+
+
+def _per_node_result(G, selection, values):
+    """Shape per-vertex Python values as NetworkX does for the selection."""
+    if selection is None:
+        return dict(zip(G.label_list(), values))
+    keys, ids, single = selection
+    if single:
+        return values[ids[0]]
     return {key: values[i] for key, i in zip(keys, ids)}
-
-
-def _considered_ids(G, nodes):
-    """Ids of the vertices a NetworkX computation would visit."""
-    if nodes is None:
-        return slice(None)
-    if nodes in G:
-        return [G.node_id(nodes)]
-    return _nbunch(G, nodes)[1]
 
 
 # --- preprocessing, cached on the TriGraph --------------------------------
@@ -282,10 +288,11 @@ def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None,
         raise nx.NetworkXNotImplemented(_DIRECTED)
     if nodes is not None and G.multigraph:
         raise nx.NetworkXNotImplemented(_MULTIGRAPH)
+    selection = _select(G, nodes)
     plan = make_plan(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
     prepared = _undirected(G, plan)
     per_node = count(prepared, plan.algorithm, "per_node", plan.device).per_node
-    return _per_node_result(G, nodes, to_host(per_node).tolist())
+    return _per_node_result(G, selection, to_host(per_node).tolist())
 
 
 def clustering(
@@ -328,11 +335,12 @@ def clustering(
     G = _as_trigraph(G, weight)
     if G.multigraph:
         raise nx.NetworkXNotImplemented(_MULTIGRAPH)
+    selection = _select(G, nodes)
     plan = make_plan(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
-    considered = _considered_ids(G, nodes)
+    considered = slice(None) if selection is None else selection[1]
     terms = _directed_terms if G.directed else _undirected_terms
     t, denominator = terms(G, plan, weight, considered)
-    return _per_node_result(G, nodes, _coefficients(t, denominator))
+    return _per_node_result(G, selection, _coefficients(t, denominator))
 
 
 def average_clustering(

@@ -1,0 +1,62 @@
+"""Every graph of ../shared/data: counts equal MANIFEST.tsv and NetworkX's
+per-node triangles, for every CPU algorithm x orientation x ordering."""
+
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nx_tricount
+from nx_tricount.algorithms import count
+from nx_tricount.config import CHOICES
+from nx_tricount.preprocess import prepare_undirected
+from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triangles
+
+ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
+PREPROCESSING = list(itertools.product(CHOICES["orientation"][1:], CHOICES["ordering"][1:]))
+
+pytestmark = pytest.mark.skipif(not DATASETS, reason="../shared/data is missing")
+
+
+def _ids_and_n(name):
+    """Edge arrays renumbered 0..n-1 in NetworkX's node order, and n."""
+    G = load_graph(name)
+    index = {v: i for i, v in enumerate(G)}
+    src, dst = load_edges(name)
+    remap = np.vectorize(index.__getitem__, otypes=[np.int64])
+    return remap(src), remap(dst), len(index)
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_counts_match_manifest(name):
+    row = manifest()[name]
+    src, dst = load_edges(name)
+    tg = nx_tricount.from_edges(src, dst)
+    triangles = nx_tricount.triangles(tg)
+    nonisolated = [v for v, d in enumerate(np.bincount(np.concatenate([src, dst]))) if d]
+    assert len(nonisolated) == int(row["nodes"])
+    assert sum(triangles.values()) == 3 * int(row["triangles"])
+    assert round(nx_tricount.transitivity(tg), 10) == pytest.approx(float(row["transitivity"]), abs=1e-10)
+    average = nx_tricount.average_clustering(tg, nonisolated)
+    assert round(average, 10) == pytest.approx(float(row["average_clustering"]), abs=1e-10)
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_every_algorithm_matches_networkx_per_node(name):
+    expected = list(networkx_triangles(name).values())
+    src, dst, n = _ids_and_n(name)
+    for algorithm, (orientation, ordering) in itertools.product(ALGORITHMS, PREPROCESSING):
+        p = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+        got = count(p, algorithm, "per_node").per_node.tolist()
+        assert got == expected, (algorithm, orientation, ordering)
+        assert count(p, algorithm, "total").total == sum(expected) // 3
+
+
+@pytest.mark.parametrize("name", ["jazz.txt.gz", "power_grid.txt.gz", "gemsec_fb_food.txt.gz", "ca-GrQc.txt.gz"])
+def test_networkx_functions_exactly(name):
+    G = load_graph(name)
+    with nx.config(cache_converted_graphs=False):
+        assert nx.clustering(G, backend="tricount") == nx.clustering(G)
+        assert nx.average_clustering(G, backend="tricount") == nx.average_clustering(G)
+        assert nx.transitivity(G, backend="tricount") == nx.transitivity(G)

@@ -1,0 +1,137 @@
+"""Configuration, device selection, the plan, and zero-code-change dispatch."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import networkx as nx
+import pytest
+
+import nx_tricount
+from nx_tricount.config import CHOICES
+from nx_tricount.device import GPUNotAvailableError, gpu_available
+
+
+def run_python(code, **env):
+    """Run ``code`` in a fresh interpreter (so import-time behaviour is real)."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("NX_TRICOUNT", "NETWORKX_"))}
+    environment.update(env)
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_defaults_and_registration():
+    config = nx.config.backends.tricount
+    assert {key: config[key] for key in CHOICES} == {key: CHOICES[key][0] for key in CHOICES}
+    assert "tricount" in nx.triangles.backends
+    for name in ("triangles", "clustering", "average_clustering", "transitivity"):
+        assert "tricount" in getattr(nx, name).backends
+
+
+@pytest.mark.parametrize("key", list(CHOICES))
+def test_invalid_values_name_the_accepted_ones(key):
+    config = nx.config.backends.tricount
+    accepted = ", ".join(repr(v) for v in CHOICES[key])
+    with pytest.raises(ValueError, match=f"Invalid tricount {key} 'bogus'; accepted values are {accepted}"):
+        setattr(config, key, "bogus")
+    with pytest.raises(ValueError, match="accepted values"):
+        config[key] = "bogus"
+    with pytest.raises(ValueError, match="accepted values"):
+        with config(**{key: "bogus"}):
+            pass
+    with pytest.raises(ValueError, match="accepted values"):
+        nx.triangles(nx.complete_graph(3), backend="tricount", **{key: "bogus"})
+    assert config[key] == CHOICES[key][0]
+
+
+def test_unknown_setting_is_rejected():
+    with pytest.raises(AttributeError, match="Invalid config name"):
+        nx.config.backends.tricount.algorithmm = "merge"
+
+
+def test_context_manager_and_per_call_override():
+    config = nx.config.backends.tricount
+    with config(algorithm="wedge", ordering="none", device="cpu"):
+        plan = nx_tricount.make_plan()
+        assert (plan.algorithm, plan.ordering, plan.device) == ("wedge", "none", "cpu")
+        assert nx_tricount.make_plan(algorithm="merge").algorithm == "merge"
+    assert config.algorithm == "auto"
+    config.algorithm = "wedge"
+    try:
+        assert nx_tricount.make_plan().algorithm == "wedge"
+    finally:
+        config.algorithm = "auto"
+
+
+def test_plan_is_deterministic_and_explains_auto():
+    first = nx_tricount.make_plan()
+    assert first == nx_tricount.make_plan()
+    text = str(first)
+    for key in ("algorithm", "orientation", "ordering", "device"):
+        assert f"{key} auto ->" in text
+    explicit = nx_tricount.make_plan(algorithm="merge", orientation="id", ordering="none", device="cpu")
+    assert explicit.reasons == ()
+
+
+@pytest.mark.skipif(gpu_available(), reason="this machine has a GPU")
+def test_gpu_without_gpu_is_a_clear_error():
+    with pytest.raises(GPUNotAvailableError, match="device='cpu'"):
+        nx.triangles(nx.complete_graph(3), backend="tricount", device="gpu")
+    with nx.config.backends.tricount(device="gpu"):
+        with pytest.raises(GPUNotAvailableError, match="device='gpu' was requested"):
+            nx.transitivity(nx.complete_graph(3), backend="tricount")
+    assert nx_tricount.make_plan(device="auto").device == "cpu"
+
+
+def test_get_info_imports_nothing_heavy():
+    out = run_python(
+        """
+        import sys
+        import networkx as nx
+        assert "tricount" in nx.utils.backends.backend_info
+        heavy = [m for m in ("numba", "cupy", "cudf", "nx_tricount.cluster", "nx_tricount.interface") if m in sys.modules]
+        print(heavy)
+        """
+    )
+    assert out.strip() == "[]"
+
+
+def test_environment_sets_defaults():
+    out = run_python(
+        "import networkx as nx; c = nx.config.backends.tricount; print(c.algorithm, c.device)",
+        NX_TRICOUNT_ALGORITHM="wedge",
+        NX_TRICOUNT_DEVICE="cpu",
+    )
+    assert out.split() == ["wedge", "cpu"]
+
+
+def test_autoconfig_dispatches_unchanged_scripts():
+    script = """
+        import logging, networkx as nx
+        records = []
+        handler = logging.Handler()
+        handler.emit = lambda record: records.append(record.getMessage())
+        logger = logging.getLogger("networkx")
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
+        G = nx.complete_graph(6)
+        assert nx.triangles(G) == {v: 10 for v in range(6)}
+        assert nx.transitivity(G) == 1.0
+        print(nx.config.backend_priority.algos)
+        print(sum("Using backend 'tricount'" in r for r in records))
+    """
+    out = run_python(script, NX_TRICOUNT_AUTOCONFIG="True").split("\n")
+    assert out[0] == "['tricount']"
+    assert int(out[1]) == 2
+    out = run_python(script, NX_TRICOUNT_AUTOCONFIG="True", NETWORKX_BACKEND_PRIORITY="networkx").split("\n")
+    assert out[0] == "['tricount', 'networkx']"
+    out = run_python(script).split("\n")
+    assert out[0] == "[]" and int(out[1]) == 0

@@ -1,0 +1,134 @@
+"""Conversion: NetworkX graphs, pandas frames and arrays to TriGraph and back."""
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+import nx_tricount
+from nx_tricount.interface import BackendInterface
+
+CLASSES = [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph]
+
+
+def _attributed(cls):
+    G = cls(name="g", kind="test")
+    G.add_node("a", color="red")
+    G.add_node(("t", 1))
+    G.add_node(3, size=2.5)
+    G.add_edge("a", ("t", 1), weight=2.0, label="x")
+    G.add_edge(("t", 1), 3)
+    G.add_edge(3, 3, weight=-1)
+    G.add_edge(3, "a", weight=0)
+    if G.is_multigraph():
+        G.add_edge("a", ("t", 1), key="second", weight=5)
+    return G
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_round_trip_keeps_everything(cls):
+    G = _attributed(cls)
+    tg = BackendInterface.convert_from_nx(
+        G,
+        edge_attrs=None,
+        node_attrs=None,
+        preserve_edge_attrs=True,
+        preserve_node_attrs=True,
+        preserve_graph_attrs=True,
+    )
+    assert tg.is_directed() == G.is_directed()
+    assert tg.is_multigraph() == G.is_multigraph()
+    assert len(tg) == len(G) and list(tg) == list(G)
+    back = BackendInterface.convert_to_nx(tg)
+    assert type(back) is cls
+    assert nx.utils.graphs_equal(back, G)
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_round_trip_of_a_weight_column_adds_no_attribute(cls):
+    G = _attributed(cls)
+    tg = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
+    assert tg.edge_data["weight"].dtype == np.float64
+    back = BackendInterface.convert_to_nx(tg)
+    # Edges without a weight stay without one (the default 1 is not written back).
+    assert nx.utils.edges_equal(
+        back.edges(data="weight", default="absent"), G.edges(data="weight", default="absent")
+    )
+
+
+def test_results_pass_through_convert_to_nx():
+    for value in ({1: 2}, 3, 0.5, None):
+        assert BackendInterface.convert_to_nx(value) is value
+
+
+def test_non_numeric_weight_is_a_clear_error():
+    G = nx.Graph([(0, 1, {"weight": "heavy"})])
+    with pytest.raises(TypeError, match="edge attribute 'weight' must be numeric"):
+        nx.clustering(G, weight="weight", backend="tricount")
+
+
+def test_membership_follows_networkx():
+    tg = nx_tricount.from_networkx(nx.path_graph(3))
+    assert 1 in tg and 1.0 in tg and True in tg
+    assert 3 not in tg and "1" not in tg and [1] not in tg
+    named = nx_tricount.from_networkx(nx.Graph([("a", "b")]))
+    assert "a" in named and "c" not in named and [1] not in named
+    assert "TriGraph Graph with 2 nodes" in repr(named)
+
+
+def test_from_pandas_edgelist_matches_networkx():
+    df = pd.DataFrame(
+        {
+            "source": ["c", "a", "b", "a", "d", "c", "b"],
+            "target": ["a", "b", "c", "d", "c", "a", "a"],
+            "weight": [1.0, 2.0, 3.0, 4.0, 5.0, 7.0, 0.5],  # (c,a) and (b,a) repeat: last wins
+        }
+    )
+    expected = nx.from_pandas_edgelist(df, edge_attr="weight")
+    tg = nx.from_pandas_edgelist(df, edge_attr="weight", backend="tricount")
+    assert isinstance(tg, nx_tricount.TriGraph)
+    assert list(tg) == list(expected)
+    assert nx.triangles(tg) == nx.triangles(expected)
+    ours = nx.clustering(tg, weight="weight")
+    theirs = nx.clustering(expected, weight="weight")
+    assert list(ours) == list(theirs)
+    assert ours == pytest.approx(theirs, rel=1e-12)
+    assert nx.utils.graphs_equal(BackendInterface.convert_to_nx(tg), expected)
+
+
+def test_from_pandas_edgelist_directed_and_multigraph():
+    df = pd.DataFrame({"u": [0, 1, 2, 2, 1], "v": [1, 2, 0, 1, 2], "k": ["x", "y", "z", "w", "q"]})
+    D = nx.from_pandas_edgelist(df, "u", "v", create_using=nx.DiGraph)
+    tgd = nx.from_pandas_edgelist(df, "u", "v", create_using=nx.DiGraph, backend="tricount")
+    assert tgd.is_directed() and nx.clustering(tgd) == nx.clustering(D)
+    M = nx.from_pandas_edgelist(df, "u", "v", create_using=nx.MultiGraph, edge_key="k")
+    tgm = nx.from_pandas_edgelist(df, "u", "v", create_using=nx.MultiGraph, edge_key="k", backend="tricount")
+    assert tgm.is_multigraph() and nx.triangles(tgm) == nx.triangles(M)
+    assert nx.utils.graphs_equal(BackendInterface.convert_to_nx(tgm), M)
+
+
+def test_from_frame_missing_values_and_columns():
+    with pytest.raises(ValueError, match="column 'source' .* has missing values"):
+        nx_tricount.from_frame(pd.DataFrame({"source": [0, None], "target": [1, 2]}))
+    with pytest.raises(nx.NetworkXError, match="no column 'src'"):
+        nx_tricount.from_frame(pd.DataFrame({"a": [0]}), source="src")
+
+
+def test_from_edges_validates_input():
+    ok = nx_tricount.from_edges(np.array([0, 1, 2]), np.array([1, 2, 0]), n=5)
+    assert len(ok) == 5 and nx_tricount.triangles(ok) == {0: 1, 1: 1, 2: 1, 3: 0, 4: 0}
+    with pytest.raises(TypeError, match="integer vertex ids"):
+        nx_tricount.from_edges(np.array([0.0]), np.array([1.0]))
+    with pytest.raises(ValueError, match="non-negative"):
+        nx_tricount.from_edges(np.array([-1]), np.array([1]))
+    with pytest.raises(ValueError, match="out of range for n=2"):
+        nx_tricount.from_edges(np.array([0]), np.array([2]), n=2)
+    with pytest.raises(ValueError, match="equal length"):
+        nx_tricount.from_edges(np.array([0, 1]), np.array([1]))
+    with pytest.raises(ValueError, match="one value per edge"):
+        nx_tricount.from_edges(np.array([0]), np.array([1]), weight=np.array([1.0, 2.0]))
+    weighted = nx_tricount.from_edges(
+        np.array([0, 1, 2]), np.array([1, 2, 0]), weight=np.array([1.0, 8.0, 1.0])
+    )
+    # cbrt(1/8 * 8/8 * 1/8) = 1/4 per triangle; t = 2/4 over d(d-1) = 2.
+    assert nx_tricount.clustering(weighted, weight="weight") == pytest.approx({0: 0.25, 1: 0.25, 2: 0.25})

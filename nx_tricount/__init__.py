@@ -15,6 +15,7 @@ import importlib
 
 __version__ = "0.1.0"
 
+#: Public name -> submodule that defines it (None: the name is a submodule).
 _LAZY = {
     "TriGraph": "graph",
     "from_edges": "frames",
@@ -28,6 +29,7 @@ _LAZY = {
     "make_plan": "plan",
     "Plan": "plan",
     "count": "algorithms",
+    "generators": None,
 }
 
 __all__ = ["__version__", *_LAZY]
@@ -35,8 +37,8 @@ __all__ = ["__version__", *_LAZY]
 
 def __getattr__(name):
     if name in _LAZY:
-        module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
-        value = getattr(module, name)
+        module = importlib.import_module(f"{__name__}.{_LAZY[name] or name}")
+        value = module if _LAZY[name] is None else getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -99,17 +99,16 @@ def _per_node_result(G, selection, values):
 
 
 # --- preprocessing, cached on the TriGraph --------------------------------
-def _undirected(G, plan, values=None, tag=None):
-    """The oriented CSR of G's simple undirected graph (``tag`` names ``values``)."""
-    key = ("undirected", plan.orientation, plan.ordering, plan.device, tag)
+def _undirected(G, plan):
+    """The oriented CSR of G's simple undirected graph."""
 
     def build():
         src, dst = G.edges_on(plan.device)
         return prepare_undirected(
-            src, dst, G.n, orientation=plan.orientation, ordering=plan.ordering, values=values
+            src, dst, G.n, orientation=plan.orientation, ordering=plan.ordering
         )
 
-    return G.cached(key, build)
+    return G.cached(("undirected", plan.orientation, plan.ordering, plan.device), build)
 
 
 def _arcs(G, plan):
@@ -140,32 +139,39 @@ def _exact_sum(values):
 def _weights(G, weight, device):
     """The weight column on ``device`` as float64 (all ones when G has none,
     as NetworkX's ``.get(weight, 1)`` gives for edges without the attribute)."""
-    xp = array_module(device)
     column = G.edge_data.get(weight)
     if column is None:
-        return xp.ones(G.src.size, dtype=np.float64)
+        return array_module(device).ones(G.src.size, dtype=np.float64)
     if isinstance(column, list):
         raise TypeError(f"edge attribute {weight!r} must be numeric for weighted clustering")
     return G.column_on(column, device).astype(np.float64)
 
 
-def _max_weight(G, weight, device):
+def _max_weight(G, weights, device):
     """NetworkX's ``max_weight``: the largest weight over G's edges (the last
     value of a repeated edge, self-loops included), 1 for an edgeless graph."""
     src, dst = G.edges_on(device)
     if src.size == 0:
         return 1.0
-    values = _weights(G, weight, device)
     xp = module_of(src)
     if G.directed:
         keys = packed_keys(src, dst, G.n)
     else:
         keys = packed_keys(xp.minimum(src, dst), xp.maximum(src, dst), G.n)
     order = xp.argsort(keys, kind="stable")
-    keys, values = keys[order], values[order]
+    keys, weights = keys[order], weights[order]
     last = xp.ones(keys.size, dtype=bool)
     last[:-1] = keys[1:] != keys[:-1]
-    return float(values[last].max())
+    return float(weights[last].max())
+
+
+def _cube_roots(G, weight, device):
+    """``(cbrt(w / max_w) per edge row, max_w)``; the values are meaningless
+    when ``max_w == 0``, where the caller raises NetworkX's ZeroDivisionError."""
+    weights = _weights(G, weight, device)
+    max_weight = _max_weight(G, weights, device)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return module_of(weights).cbrt(weights / max_weight), max_weight
 
 
 # --- the per-vertex terms of clustering -----------------------------------
@@ -176,33 +182,36 @@ def _undirected_terms(G, plan, weight, considered):
         triangles_at = count(prepared, plan.algorithm, "per_node", plan.device).per_node
         degree = _degree(prepared)
         return 2 * triangles_at, degree * (degree - 1)
-    max_weight = _max_weight(G, weight, plan.device)
-    xp = array_module(plan.device)
-    if max_weight == 0:
-        degree = _degree(_undirected(G, plan))
-        if bool((degree[considered] > 0).any()):
-            raise ZeroDivisionError("division by zero")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        values = xp.cbrt(_weights(G, weight, plan.device) / max_weight)
-    prepared = _undirected(G, plan, values, tag=("cbrt", weight, max_weight))
-    sums = count(prepared, plan.algorithm, "per_node", plan.device).per_node
+
+    def build():
+        values, max_weight = _cube_roots(G, weight, plan.device)
+        src, dst = G.edges_on(plan.device)
+        prepared = prepare_undirected(
+            src, dst, G.n, orientation=plan.orientation, ordering=plan.ordering, values=values
+        )
+        return prepared, max_weight
+
+    key = ("weighted", weight, plan.orientation, plan.ordering, plan.device)
+    prepared, max_weight = G.cached(key, build)
     degree = _degree(prepared)
+    # NetworkX divides by max_weight for every neighbour of a visited node.
+    if max_weight == 0 and bool((degree[considered] > 0).any()):
+        raise ZeroDivisionError("division by zero")
+    sums = count(prepared, plan.algorithm, "per_node", plan.device).per_node
     return 2 * sums, degree * (degree - 1)
 
 
-def _directed_pairs(G, plan, weight, max_weight):
+def _directed_pairs(G, plan, values):
     """Merge the arcs of G into undirected pairs with ``b`` values (see module doc).
 
+    ``values`` holds one value per edge row (None: unweighted, b counts arcs).
     Returns ``(lo, hi, b, reciprocal, total_degree)``.
     """
     src, dst = G.edges_on(plan.device)
     xp = module_of(src)
     n = G.n
-    if weight is None:
+    if values is None:
         values = xp.ones(src.size, dtype=np.int64)
-    else:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            values = xp.cbrt(_weights(G, weight, plan.device) / max_weight)
     arc_src, arc_dst, values = simplify_directed(src, dst, n, values)
     total_degree = xp.bincount(arc_src, minlength=n) + xp.bincount(arc_dst, minlength=n)
     keys = packed_keys(xp.minimum(arc_src, arc_dst), xp.maximum(arc_src, arc_dst), n)
@@ -222,15 +231,10 @@ def _directed_pairs(G, plan, weight, max_weight):
 
 def _directed_terms(G, plan, weight, considered):
     """``(t, denominator)`` per vertex for directed (Fagiolo) clustering."""
-    max_weight = 1.0 if weight is None else _max_weight(G, weight, plan.device)
-    if weight is not None and max_weight == 0:
-        t, _ = _directed_terms(G, plan, None, considered)
-        if bool((t[considered] != 0).any()):
-            raise ZeroDivisionError("division by zero")
-    key = ("directed", plan.orientation, plan.ordering, plan.device, weight, max_weight)
 
     def build():
-        lo, hi, b, reciprocal, total_degree = _directed_pairs(G, plan, weight, max_weight)
+        values, max_weight = (None, 1.0) if weight is None else _cube_roots(G, weight, plan.device)
+        lo, hi, b, reciprocal, total_degree = _directed_pairs(G, plan, values)
         xp = module_of(lo)
         prepared = prepare_undirected(
             lo, hi, G.n, orientation=plan.orientation, ordering=plan.ordering, values=b
@@ -238,11 +242,18 @@ def _directed_terms(G, plan, weight, considered):
         both = xp.bincount(lo[reciprocal], minlength=G.n) + xp.bincount(
             hi[reciprocal], minlength=G.n
         )
-        return prepared, total_degree, both
+        denominator = 2 * (total_degree * (total_degree - 1) - 2 * both)
+        return prepared, denominator, max_weight
 
-    prepared, total_degree, both = G.cached(key, build)
+    key = ("directed", weight, plan.orientation, plan.ordering, plan.device)
+    prepared, denominator, max_weight = G.cached(key, build)
+    # NetworkX divides by max_weight only inside its sums over triangles.
+    if max_weight == 0:
+        t, _ = _directed_terms(G, plan, None, considered)
+        if bool((t[considered] != 0).any()):
+            raise ZeroDivisionError("division by zero")
     sums = count(prepared, plan.algorithm, "per_node", plan.device).per_node
-    return 2 * sums, 2 * (total_degree * (total_degree - 1) - 2 * both)
+    return 2 * sums, denominator
 
 
 def _coefficients(t, denominator):

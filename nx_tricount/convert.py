@@ -32,6 +32,13 @@ def _numeric_column(values, name, count):
         ) from None
 
 
+def _compress(values, keep):
+    """``values[keep]`` for an array or a list."""
+    if isinstance(values, list):
+        return [value for value, kept in zip(values, keep.tolist()) if kept]
+    return values[keep]
+
+
 def from_networkx(
     G,
     edge_attrs=None,
@@ -107,6 +114,15 @@ def from_networkx(
             edge_masks[name] = present
     if preserve_edge_attrs:
         edge_data["__dicts__"] = [dict(d) for d in edge_dicts()]
+
+    if not G.is_directed():
+        # The adjacency lists every undirected edge from both ends; keep one row.
+        once = src <= dst
+        src, dst = src[once], dst[once]
+        edge_data = {name: _compress(values, once) for name, values in edge_data.items()}
+        edge_masks = {name: mask[once] for name, mask in edge_masks.items()}
+        if edge_keys is not None:
+            edge_keys = _compress(edge_keys, once)
 
     node_data = None
     if preserve_node_attrs:

@@ -105,7 +105,12 @@ def _undirected(G, plan):
     def build():
         src, dst = G.edges_on(plan.device)
         return prepare_undirected(
-            src, dst, G.n, orientation=plan.orientation, ordering=plan.ordering
+            src,
+            dst,
+            G.n,
+            orientation=plan.orientation,
+            ordering=plan.ordering,
+            unique=G.unique_edges and not G.directed,
         )
 
     return G.cached(("undirected", plan.orientation, plan.ordering, plan.device), build)
@@ -153,6 +158,8 @@ def _max_weight(G, weights, device):
     src, dst = G.edges_on(device)
     if src.size == 0:
         return 1.0
+    if G.unique_edges:
+        return float(weights.max())
     xp = module_of(src)
     if G.directed:
         keys = packed_keys(src, dst, G.n)
@@ -187,7 +194,13 @@ def _undirected_terms(G, plan, weight, considered):
         values, max_weight = _cube_roots(G, weight, plan.device)
         src, dst = G.edges_on(plan.device)
         prepared = prepare_undirected(
-            src, dst, G.n, orientation=plan.orientation, ordering=plan.ordering, values=values
+            src,
+            dst,
+            G.n,
+            orientation=plan.orientation,
+            ordering=plan.ordering,
+            values=values,
+            unique=G.unique_edges and not G.directed,
         )
         return prepared, max_weight
 

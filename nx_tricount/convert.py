@@ -16,9 +16,48 @@ from .graph import TriGraph
 __all__ = ["from_networkx", "to_networkx"]
 
 
-def _is_identity(nodes):
-    """True when the nodes are exactly the ints 0..n-1 in order."""
-    return all(type(v) is int and v == i for i, v in enumerate(nodes))
+def _integer_labels(nodes):
+    """The labels as an int64 array when they are all Python ints, else None."""
+    if not all(type(v) is int for v in nodes):
+        return None
+    try:
+        return np.array(nodes, dtype=np.int64)
+    except OverflowError:
+        return None
+
+
+def _label_mapper(nodes):
+    """Return ``(to_ids, identity)``: ``to_ids(labels, count)`` maps node labels
+    to ids as an int64 array; ``identity`` says the nodes are the ints 0..n-1.
+
+    Integer labels are read as integers: used as they are when they are the ids,
+    else mapped by a table (dense labels) or a vectorized search over the sorted
+    labels, all several times faster than a dict lookup per label; other labels
+    go through a dict.
+    """
+    keys = _integer_labels(nodes)
+    if keys is not None and np.array_equal(keys, np.arange(keys.size)):
+        return (lambda labels, count: np.fromiter(labels, dtype=np.int64, count=count)), True
+    if keys is not None:
+        if keys.size and 0 <= keys.min() and keys.max() < 8 * keys.size:
+            # Dense labels: a direct-address table, one gather per label.
+            table = np.empty(int(keys.max()) + 1, dtype=np.int64)
+            table[keys] = np.arange(keys.size, dtype=np.int64)
+            return (lambda labels, count: table[np.fromiter(labels, dtype=np.int64, count=count)]), False
+        order = np.argsort(keys)
+        sorted_keys = keys[order]
+
+        def search(labels, count):
+            raw = np.fromiter(labels, dtype=np.int64, count=count)
+            return order[np.searchsorted(sorted_keys, raw)]
+
+        return search, False
+    index = {v: i for i, v in enumerate(nodes)}
+
+    def lookup(labels, count):
+        return np.fromiter(map(index.__getitem__, labels), dtype=np.int64, count=count)
+
+    return lookup, False
 
 
 def _numeric_column(values, name, count):
@@ -69,7 +108,8 @@ def from_networkx(
     adj = G._adj  # successors for directed graphs
     nodes = list(adj)
     n = len(nodes)
-    labels = None if _is_identity(nodes) else nodes
+    to_ids, identity = _label_mapper(nodes)
+    labels = None if identity else nodes
     multigraph = G.is_multigraph()
 
     if multigraph:
@@ -93,10 +133,8 @@ def from_networkx(
         edge_keys = None
         datas = None
 
-    index = None if labels is None else {v: i for i, v in enumerate(nodes)}
-    ids = (lambda it: it) if index is None else (lambda it: map(index.__getitem__, it))
-    dst = np.fromiter(ids(dst_labels), dtype=np.int64, count=m)
-    src = np.fromiter(ids(src_labels), dtype=np.int64, count=m) if multigraph else src_ids
+    dst = to_ids(dst_labels, m)
+    src = to_ids(src_labels, m) if multigraph else src_ids
 
     def edge_dicts():
         if datas is not None:
@@ -144,6 +182,7 @@ def from_networkx(
         graph=dict(G.graph) if preserve_graph_attrs else None,
         node_data=node_data,
         edge_keys=edge_keys,
+        unique_edges=not multigraph,
     )
 
 

@@ -40,6 +40,9 @@ class TriGraph:
         Node attribute dicts in id order, kept for the round trip to NetworkX.
     edge_keys : list, optional
         Multigraph edge keys aligned with ``src``.
+    unique_edges : bool
+        Each edge (each unordered pair, if undirected) has at most one row, as
+        in a NetworkX Graph or DiGraph; preprocessing then skips deduplication.
     """
 
     __networkx_backend__ = "tricount"
@@ -58,6 +61,7 @@ class TriGraph:
         graph=None,
         node_data=None,
         edge_keys=None,
+        unique_edges=False,
     ):
         if src.shape != dst.shape or src.ndim != 1:
             raise ValueError(
@@ -77,6 +81,7 @@ class TriGraph:
         self.graph = dict(graph or {})
         self.node_data = node_data
         self.edge_keys = edge_keys
+        self.unique_edges = bool(unique_edges)
         self.__networkx_cache__ = {}
         self._prepared = {}
         self._index = None

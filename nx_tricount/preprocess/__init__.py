@@ -95,7 +95,7 @@ class Prepared:
         return self.perm[self.rows], self.perm[self.indices]
 
 
-def prepare_undirected(src, dst, n, *, orientation, ordering, values=None):
+def prepare_undirected(src, dst, n, *, orientation, ordering, values=None, unique=False):
     """Simplify, reorder and orient an undirected edge list into a ``Prepared``.
 
     Parameters
@@ -107,9 +107,11 @@ def prepare_undirected(src, dst, n, *, orientation, ordering, values=None):
     ordering : {"none", "degree"}
     values : array, optional
         One value per edge (last occurrence of a repeated edge wins).
+    unique : bool
+        Each undirected edge appears at most once (skips the dedup sort).
     """
     dtype = index_dtype(n)
-    lo, hi, values = simplify_undirected(src, dst, n, values, index_dtype=dtype)
+    lo, hi, values = simplify_undirected(src, dst, n, values, index_dtype=dtype, unique=unique)
     degree = undirected_degree(lo, hi, n)
     perm = vertex_order(ordering, degree)
     if perm is not None:

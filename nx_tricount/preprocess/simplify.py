@@ -42,7 +42,7 @@ def _unique_keys(keys, values):
     return keys, values
 
 
-def simplify_undirected(src, dst, n, values=None, index_dtype=None):
+def simplify_undirected(src, dst, n, values=None, index_dtype=None, unique=False):
     """Return the simple undirected graph of an edge list.
 
     Parameters
@@ -56,11 +56,15 @@ def simplify_undirected(src, dst, n, values=None, index_dtype=None):
         One value per edge; the last occurrence of an edge wins.
     index_dtype : dtype, optional
         Dtype of the returned ids (defaults to ``src.dtype``).
+    unique : bool
+        The caller guarantees each undirected edge appears once (as in a
+        NetworkX graph): only self-loops are dropped, without the sort.
 
     Returns
     -------
     lo, hi : arrays
-        Each undirected edge once, ``lo < hi``, sorted by ``(lo, hi)``.
+        Each undirected edge once, ``lo < hi``, sorted by ``(lo, hi)`` unless
+        ``unique``.
     values : array or None
         The edges' values, aligned with ``lo, hi``.
     """
@@ -72,6 +76,8 @@ def simplify_undirected(src, dst, n, values=None, index_dtype=None):
     lo, hi = lo[keep], hi[keep]
     if values is not None:
         values = values[keep]
+    if unique:
+        return lo.astype(index_dtype), hi.astype(index_dtype), values
     keys, values = _unique_keys(packed_keys(lo, hi, n), values)
     lo, hi = unpack_keys(keys, n, index_dtype)
     return lo, hi, values

@@ -12,6 +12,9 @@ __all__ = ["rmat_edges", "grid_edges", "barabasi_albert_edges"]
 def rmat_edges(scale, edge_factor=16, a=0.57, b=0.19, c=0.19, *, seed=0, device="cpu"):
     """Graph500-style R-MAT edge list (duplicates and self-loops included).
 
+    As in the Graph500 generator, vertex ids are randomly permuted afterwards,
+    so that the hubs are not the smallest ids.
+
     Parameters
     ----------
     scale : int
@@ -38,7 +41,8 @@ def rmat_edges(scale, edge_factor=16, a=0.57, b=0.19, c=0.19, *, seed=0, device=
         right = ((r >= a) & (r < a + b)) | (r >= a + b + c)  # b and d set the column bit
         src |= lower.astype(xp.int64) << bit
         dst |= right.astype(xp.int64) << bit
-    return src, dst
+    label = xp.argsort(rng.random(1 << scale)).astype(xp.int64)  # a random permutation
+    return label[src], label[dst]
 
 
 def grid_edges(rows, cols, diagonal_fraction=0.0, *, seed=0, device="cpu"):

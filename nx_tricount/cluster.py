@@ -274,7 +274,7 @@ def _coefficients(t, denominator):
     xp = module_of(t)
     nonzero = t != 0
     ratio = xp.zeros(t.shape, dtype=np.float64)
-    xp.divide(t, denominator, out=ratio, where=nonzero)
+    ratio[nonzero] = t[nonzero] / denominator[nonzero]  # CuPy's divide has no where=.
     values = to_host(ratio).tolist()
     for i in np.flatnonzero(~to_host(nonzero)).tolist():
         values[i] = 0

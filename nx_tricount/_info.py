@@ -12,8 +12,8 @@ FUNCTIONS = ("triangles", "clustering", "average_clustering", "transitivity")
 
 _ADDITIONAL_PARAMETERS = {
     "algorithm : str, optional": (
-        "Counting algorithm: 'auto' (default), 'merge' or 'wedge'. Overrides "
-        "nx.config.backends.tricount.algorithm for this call."
+        "Counting algorithm: 'auto' (default), 'merge', 'wedge', 'edge', 'vertex' "
+        "or 'hash'. Overrides nx.config.backends.tricount.algorithm for this call."
     ),
     "orientation : str, optional": "Edge orientation: 'auto', 'id' or 'degree'.",
     "ordering : str, optional": "Vertex ordering: 'auto', 'none' or 'degree'.",

@@ -13,7 +13,7 @@ __all__ = ["TricountConfig", "CHOICES", "config_from_environment"]
 
 #: Accepted values of each string-valued setting; the first is the default.
 CHOICES = {
-    "algorithm": ("auto", "merge", "wedge"),
+    "algorithm": ("auto", "merge", "wedge", "edge", "vertex", "hash"),
     "orientation": ("auto", "id", "degree"),
     "ordering": ("auto", "none", "degree"),
     "device": ("auto", "gpu", "cpu"),
@@ -36,10 +36,12 @@ class TricountConfig(Config):
 
     Attributes
     ----------
-    algorithm : {"auto", "merge", "wedge"}
+    algorithm : {"auto", "merge", "wedge", "edge", "vertex", "hash"}
         Counting algorithm. ``"merge"`` is Polak's forward algorithm (one task per
         oriented edge, two-pointer merge); ``"wedge"`` is WeTriC's wedge-parallel
-        binary search. ``"auto"`` chooses per graph.
+        binary search; ``"edge"`` and ``"vertex"`` are its edge- and
+        vertex-parallel binary-search baselines; ``"hash"`` is TRUST's
+        vertex-centric hashing. ``"auto"`` chooses per graph.
     orientation : {"auto", "id", "degree"}
         How each undirected edge is directed before counting: from the smaller id
         to the larger, or from the lower degree to the higher (ties by id).

@@ -11,13 +11,22 @@ from .counts import MODES, Counts
 __all__ = ["ALGORITHMS", "PREPROCESSING", "count", "Counts", "MODES"]
 
 #: Module of each algorithm, loaded on first use (numba compiles lazily).
-ALGORITHMS = {"merge": "merge", "wedge": "wedge"}
+ALGORITHMS = {
+    "merge": "merge",
+    "wedge": "wedge",
+    "edge": "edge",
+    "vertex": "vertex",
+    "hash": "hash",
+}
 
 #: The preprocessing each algorithm is designed for, used when the configuration
 #: says ``"auto"``: (orientation, ordering).
 PREPROCESSING = {
     "merge": ("degree", "none"),  # Polak: degree orientation, ids kept
     "wedge": ("id", "degree"),  # WeTriC: ascending-degree ids, arcs to higher ids
+    "edge": ("id", "degree"),  # WeTriC's baselines: the same preprocessing (§6.2)
+    "vertex": ("id", "degree"),
+    "hash": ("degree", "none"),  # TRUST: degree orientation
 }
 
 

@@ -8,12 +8,13 @@ counts transitive triples ``u->v, u->w, v->w`` instead (directed transitivity).
 """
 
 import numba
+import numpy as np
 from numba import njit, prange
 
 from .accumulate import accumulate_per_thread
 from .counts import PER_NODE
 
-__all__ = ["count_cpu"]
+__all__ = ["count_cpu", "count_gpu"]
 
 
 @njit(parallel=True, cache=True)
@@ -98,3 +99,15 @@ def count_cpu(prepared, mode):
         return int(_total(p.indptr, p.indices, p.rows))
     return accumulate_per_thread(_accumulate, (p.indptr, p.indices, p.rows), p, mode)
 
+
+
+def count_gpu(prepared, mode):
+    """Count on the GPU (``kernels/merge.cu``): one thread per arc.
+
+    Same contract as :func:`count_cpu`, with CuPy arrays in and out.
+    """
+    from . import gpu
+
+    p = prepared
+    id_oriented = np.int32(p.orientation == "id")
+    return gpu.count(p, mode, "merge", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), id_oriented))

@@ -12,6 +12,10 @@ The paper orients by ascending-degree ids (ordering ``degree``, orientation
 ``id``), so the closing arc of a wedge always runs from the smaller id to the
 larger. Under any other orientation the closing arc may run either way, and both
 directions are searched.
+
+``count_gpu`` runs the same enumeration in ``kernels/wedge.cu``, with the paper's
+cooperation through shared memory (§5.3) and bitmap rows (§5.4); docs/algorithms.md
+says how it maps to the paper and where it departs from it.
 """
 
 import math
@@ -23,7 +27,44 @@ from numba import njit, prange
 from .accumulate import accumulate_per_thread
 from .counts import PER_NODE
 
-__all__ = ["count_cpu", "wedge_prefix", "wedge_pair"]
+__all__ = [
+    "count_cpu",
+    "count_gpu",
+    "wedge_prefix",
+    "wedge_pair",
+    "SPREAD",
+    "THREADS",
+    "BITMAP_ROWS",
+    "BITMAP_MIN_DEGREE",
+    "HOT_VERTICES",
+]
+
+#: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`: with
+#: :data:`THREADS`, the fastest of the spreads 4 to 32 measured on R-MAT scales 20
+#: and 22 on an H100 (docs/benchmarks.md).
+SPREAD = 20
+
+#: Bitmap rows (§5.4), the default of :func:`count_gpu`: the closing arcs of wedges
+#: whose middle vertex is among the last ``BITMAP_ROWS`` ids are looked up in an
+#: upper-triangular ``x * x`` bit matrix (256 MiB at 65536) instead of by binary
+#: search; more rows were faster up to 65536 on R-MAT scale 22 (docs/benchmarks.md).
+#: Used with ascending-degree ids only (ordering "degree", orientation "id"), and only
+#: for vertices of degree at least :data:`BITMAP_MIN_DEGREE`.
+BITMAP_ROWS = 65536
+
+#: Threads per block of the counting kernel: a round of cooperation covers
+#: ``THREADS * SPREAD`` wedges between two barriers (128 and 256 were within 1%).
+THREADS = 128
+
+#: Smallest undirected degree of a bitmap row: below it a binary search of N+(w)
+#: takes a few steps and the bitmap would only cost memory (grids, road networks;
+#: the value was not tuned).
+BITMAP_MIN_DEGREE = 32
+
+#: Per-node counters kept in each block's shared memory for the last ids (the hubs
+#: under degree ordering, which most triangles touch): they spare the global atomics
+#: on the hottest addresses and are added to the output once per block.
+HOT_VERTICES = 2048
 
 #: Wedges per CPU task: enough to amortise the base-vertex search, small enough
 #: to balance 2..64 threads on graphs with a few hundred thousand wedges.
@@ -186,3 +227,128 @@ def count_cpu(prepared, mode):
         return int(_total(p.indptr, p.indices, prefix, CPU_SPREAD, both))
     arrays = (p.indptr, p.indices, prefix, CPU_SPREAD, both)
     return accumulate_per_thread(_accumulate, arrays, p, mode)
+
+
+def _gpu_wedges(prepared):
+    """Wedge prefix sums on the GPU and the number of wedges, derived once per Prepared."""
+    derived = prepared.derived
+    if "wedge_prefix" not in derived:
+        import cupy
+
+        out_degree = cupy.diff(prepared.indptr)
+        prefix = cupy.zeros(prepared.n + 1, dtype=np.int64)
+        cupy.cumsum(out_degree * (out_degree - 1) // 2, out=prefix[1:])
+        derived["wedge_prefix"] = prefix
+        derived["wedge_count"] = int(prefix[-1])
+    return derived["wedge_prefix"], derived["wedge_count"]
+
+
+def _bitmap_layout(prepared, largest):
+    """``(rows, first_arc)`` of the bitmap: the vertices of degree at least
+    :data:`BITMAP_MIN_DEGREE` among the last ``largest`` ids (none unless the ids
+    ascend by degree and arcs point to higher ids), and the CSR position of their
+    first arc. Derived once per Prepared and ``largest``."""
+    p = prepared
+    if p.orientation != "id" or p.ordering != "degree" or largest <= 0:
+        return 0, p.m
+    key = ("wedge_bitmap", largest)
+    if key not in p.derived:
+        import cupy
+
+        degree = cupy.diff(p.indptr) + cupy.bincount(p.indices, minlength=p.n)
+        # Degrees ascend with the ids: the dense vertices are the last ones.
+        rows = min(largest, int(cupy.count_nonzero(degree >= BITMAP_MIN_DEGREE)))
+        p.derived[key] = (rows, int(p.indptr[p.n - rows]))
+    return p.derived[key]
+
+
+def _bitmap_words(rows):
+    """32-bit words of the upper-triangular bitmap of ``rows`` rows (as ``row_start``
+    in kernels/wedge.cu): rows 32q .. 32q + 31 keep ``words - q`` words each."""
+    words = (rows + 31) // 32
+    q, s = rows >> 5, rows & 31
+    return 32 * (q * words - q * (q - 1) // 2) + s * (words - q)
+
+
+def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
+    """Count on the GPU (``kernels/wedge.cu``): one thread per ``spread`` wedges.
+
+    Same contract as :func:`count_cpu`, with CuPy arrays in and out.
+
+    Parameters
+    ----------
+    prepared : Prepared
+        Oriented CSR on the GPU.
+    mode : {"total", "per_node", "per_edge"}
+    spread : int, optional
+        Wedges per thread (default :data:`SPREAD`).
+    bitmap_rows : int, optional
+        Most rows of the bitmap of the last vertices' out-neighbourhoods, up to
+        2**17 (default :data:`BITMAP_ROWS`; 0 disables it). Used only with ordering "degree" and
+        orientation "id", where the densest vertices have the highest ids.
+    threads : int, optional
+        Threads per block, a multiple of 32 up to 256 (default :data:`THREADS`).
+    """
+    import cupy
+
+    from . import gpu
+
+    p = prepared
+    spread = SPREAD if spread is None else int(spread)
+    threads = THREADS if threads is None else int(threads)
+    if threads % 32 or not 32 <= threads <= 256:  # 256: the kernels' launch bounds
+        raise ValueError(f"threads must be a multiple of 32 up to 256, got {threads}")
+    eid = np.uint32 if p.m < 2**32 else np.int64
+    # Each thread keeps two arc positions per wedge in shared memory: 48 KiB a block,
+    # less the 256 bytes of the total's reduction.
+    shared_limit = 48 * 1024 - 256
+    slot_bytes = 2 * threads * np.dtype(eid).itemsize
+    largest = shared_limit // slot_bytes
+    if not 1 <= spread <= largest:
+        raise ValueError(f"spread must be between 1 and {largest}, got {spread}")
+    largest_bitmap = BITMAP_ROWS if bitmap_rows is None else int(bitmap_rows)
+    if not 0 <= largest_bitmap <= 2**17:  # the kernel indexes the bitmap in 32 bits
+        raise ValueError(f"bitmap_rows must be between 0 and {2**17}, got {largest_bitmap}")
+    prefix_bytes = 0 if "wedge_prefix" in p.derived else 32 * (p.n + 1)
+    degree_bytes = 0 if ("wedge_bitmap", largest_bitmap) in p.derived else 16 * p.n
+    largest_bytes = 4 * _bitmap_words(min(largest_bitmap, p.n))
+    gpu.check_memory(
+        gpu.output_bytes(p, mode) + prefix_bytes + max(degree_bytes, largest_bytes),
+        f"the {mode} output, wedge prefix sums and the bitmap",
+    )
+    with gpu.cuda_errors("preparing the wedge count"):
+        prefix, wedges = _gpu_wedges(p)
+        rows, first_arc = _bitmap_layout(p, largest_bitmap)
+    words = (rows + 31) // 32
+    first_row = p.n - rows
+    out, weighted = gpu.output(p, mode)
+    hot = 0
+    if mode == "per_node" and not weighted and p.ordering == "degree":
+        hot = min(HOT_VERTICES, p.n, (shared_limit - spread * slot_bytes) // 4)
+    shared = spread * slot_bytes + 4 * hot
+    weight = p.values.dtype if weighted else np.float64
+    vid = p.indices.dtype
+    count = gpu.function("wedge.cu", gpu.entry("wedge", mode, weighted), vid=vid, weight=weight, eid=eid)
+    with gpu.cuda_errors("running the wedge kernel"):
+        bitmap = cupy.zeros(max(_bitmap_words(rows), 1), dtype=np.uint32)
+        if rows:
+            build = gpu.function("wedge.cu", "wedge_bitmap", vid=vid, weight=weight, eid=eid)
+            gpu.launch(
+                build,
+                p.m - first_arc,
+                (p.indices, p.rows, np.int64(first_arc), np.int64(p.m), np.int64(first_row),
+                 np.int64(words), bitmap),
+            )
+        if wedges:
+            gpu.launch(
+                count,
+                -(-wedges // spread),
+                (p.indptr, p.indices, p.rows, prefix, np.int64(p.n), np.int64(wedges),
+                 np.int32(spread), np.int32(p.orientation != "id"), bitmap,
+                 np.int64(first_row), np.int64(words), np.int64(p.n - hot),
+                 gpu.kernel_values(p, weighted), out),
+                threads=threads,
+                shared_mem=shared,
+                grid=gpu.resident_blocks(count, shared, threads),
+            )
+    return gpu.finish(out, mode)

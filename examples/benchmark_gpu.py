@@ -1,0 +1,262 @@
+"""Benchmark the GPU engine (issue 3): every algorithm on the standard graphs.
+
+The graphs are made on the GPU with fixed seeds: Graph500 R-MAT (a=0.57,
+b=0.19, c=0.19, edge factor 16) at scales 18, 20, 22, 23; a 1000x1000 grid with
+5% random diagonals; a Barabási–Albert graph with 2M vertices and 10 edges per
+vertex (drawn on the host by numba, then moved to the GPU). For each graph and
+algorithm (with its preprocessing) it reports, in milliseconds (CUDA events,
+median of --repeats runs after a warm-up):
+
+- ``preprocess``: edge list in GPU memory -> oriented CSR (``prepare_undirected``);
+- ``kernel``: GPU time of the counting kernels of a total count (the wedge
+  algorithm's bitmap build included), on the prepared CSR;
+- ``count``: the whole ``count_gpu`` call for the total (allocations and the
+  copy of the result to the host included);
+- ``end_to_end``: edge list in GPU memory -> exact total as a Python int;
+- ``per_node``: the whole ``count_gpu`` call in mode per_node;
+
+with the triangles, the wedges of the oriented CSR, wedges per second of kernel
+time, and the peak GPU memory of the run. A plain CuPy SpGEMM count (``L @ L``
+masked by ``L``, cupyx.scipy.sparse) runs as a baseline where its product fits.
+
+Usage::
+
+    python examples/benchmark_gpu.py --graphs g18 g20 grid ba --json results.json
+    python examples/benchmark_gpu.py --graphs g22 --sweep   # wedge spread x bitmap
+"""
+
+import argparse
+import itertools
+import json
+import statistics
+import time
+
+import cupy
+import numpy as np
+
+from nx_tricount.algorithms import gpu
+from nx_tricount.algorithms import edge, merge, vertex, wedge
+from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.preprocess import prepare_undirected
+
+GRAPHS = {
+    "g18": lambda: (*rmat_edges(18, seed=18, device="gpu"), 1 << 18),
+    "g20": lambda: (*rmat_edges(20, seed=20, device="gpu"), 1 << 20),
+    "g22": lambda: (*rmat_edges(22, seed=22, device="gpu"), 1 << 22),
+    "g23": lambda: (*rmat_edges(23, seed=23, device="gpu"), 1 << 23),
+    "grid": lambda: (*grid_edges(1000, 1000, 0.05, seed=1, device="gpu"), 1000 * 1000),
+    "ba": lambda: (*barabasi_albert_edges(2_000_000, 10, seed=2, device="gpu"), 2_000_000),
+}
+
+#: (name, module, orientation, ordering): each algorithm with the preprocessing
+#: it is designed for, and merge also on WeTriC's ascending-degree ids.
+CONFIGS = [
+    ("wedge", wedge, "id", "degree"),
+    ("merge", merge, "degree", "none"),
+    ("merge-degree-ids", merge, "id", "degree"),
+    ("edge", edge, "id", "degree"),
+    ("vertex", vertex, "id", "degree"),
+]
+
+#: Published codes and nx-cugraph on an H100, kernel ms of the total (issue 3).
+PUBLISHED = {"g18": 0.83, "g20": 5.3, "g22": 39.0, "g23": 112.0, "grid": 0.046, "ba": 1.02}
+NX_CUGRAPH = {"g18": 25, "g20": 155, "g22": 903, "g23": 2348, "grid": 9.8, "ba": 52}
+
+
+def event_ms(function, repeats):
+    """Median milliseconds between CUDA events around ``function()``, after a warm-up,
+    and its last result."""
+    result = function()
+    cupy.cuda.get_current_stream().synchronize()
+    times = []
+    for _ in range(repeats):
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        result = function()
+        end.record()
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end))
+    return statistics.median(times), result
+
+
+def kernel_only_ms(function, repeats):
+    """Median GPU time of the kernels ``function()`` launches, after a warm-up."""
+    function()
+    times = []
+    for _ in range(repeats):
+        with gpu.kernel_timer() as launches:
+            function()
+        cupy.cuda.get_current_stream().synchronize()
+        times.append(gpu.kernel_ms(launches))
+    return statistics.median(times)
+
+
+def wedges_of(prepared):
+    out_degree = cupy.diff(prepared.indptr)
+    return int((out_degree * (out_degree - 1) // 2).sum())
+
+
+def prepare(src, dst, n, orientation, ordering):
+    return prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+
+
+def spgemm(prepared, repeats):
+    """Triangles by the CuPy SpGEMM ``sum((L @ L) .* L)`` on the id-oriented CSR."""
+    import cupyx.scipy.sparse as sparse
+
+    p = prepared
+    ones = cupy.ones(p.m, dtype=np.float64)  # path counts and the sum stay exact
+    upper = sparse.csr_matrix((ones, p.indices, p.indptr), shape=(p.n, p.n))
+
+    def run():
+        return int(round(float((upper @ upper).multiply(upper).sum())))
+
+    return event_ms(run, repeats)
+
+
+def bench_graph(name, args):
+    pool = cupy.get_default_memory_pool()
+    src, dst, n = GRAPHS[name]()
+    cupy.cuda.get_current_stream().synchronize()
+    rows = []
+    for label, module, orientation, ordering in CONFIGS:
+        if args.algorithms and label not in args.algorithms:
+            continue
+        pool.free_all_blocks()
+        t0 = time.perf_counter()
+        prep_ms, prepared = event_ms(lambda: prepare(src, dst, n, orientation, ordering), args.repeats)
+        total = module.count_gpu(prepared, "total")  # warm-up, compiles
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        module.count_gpu(prepared, "total")
+        end.record()
+        end.synchronize()
+        # Slow baselines (seconds a call) get 3 runs of the whole-call measurements.
+        slow = cupy.cuda.get_elapsed_time(start, end) > 1000
+        repeats = 3 if slow else args.repeats
+        kernel = kernel_only_ms(lambda: module.count_gpu(prepared, "total"), args.repeats)
+        count_ms, _ = event_ms(lambda: module.count_gpu(prepared, "total"), repeats)
+        per_node_ms, per_node = event_ms(lambda: module.count_gpu(prepared, "per_node"), repeats)
+        assert int(per_node.sum()) == 3 * total
+        e2e_ms, e2e_total = event_ms(
+            lambda: module.count_gpu(prepare(src, dst, n, orientation, ordering), "total"), repeats
+        )
+        assert e2e_total == total
+        wedges = wedges_of(prepared)
+        row = dict(
+            graph=name, algorithm=label, orientation=orientation, ordering=ordering,
+            n=n, m=prepared.m, triangles=total, wedges=wedges,
+            preprocess_ms=prep_ms, kernel_ms=kernel, count_ms=count_ms,
+            end_to_end_ms=e2e_ms, per_node_ms=per_node_ms,
+            wedges_per_s=wedges / (kernel / 1e3) if kernel else None,
+            peak_gpu_bytes=int(pool.total_bytes()), wall_s=time.perf_counter() - t0,
+        )
+        rows.append(row)
+        print_row(row)
+        del prepared, per_node
+    if not args.no_spgemm:
+        pool.free_all_blocks()
+        prepared = prepare(src, dst, n, "id", "degree")
+        out_degree = cupy.diff(prepared.indptr)
+        in_degree = cupy.bincount(prepared.indices, minlength=n)
+        paths = int((in_degree * out_degree).sum())  # bounds nnz(L @ L)
+        row = dict(graph=name, algorithm="cupy-spgemm", orientation="id", ordering="degree",
+                   n=n, m=prepared.m, paths=paths)
+        if paths <= args.spgemm_max_paths:
+            try:
+                row["kernel_ms"], row["triangles"] = spgemm(prepared, min(args.repeats, 3))
+                row["peak_gpu_bytes"] = int(pool.total_bytes())
+            except cupy.cuda.memory.OutOfMemoryError:
+                row["skipped"] = "out of GPU memory"
+        else:
+            row["skipped"] = f"L @ L has up to {paths:.2e} entries"
+        rows.append(row)
+        print_row(row)
+    return rows
+
+
+def sweep(name, args):
+    """Kernel ms of the wedge total over bitmap rows x spread x threads on one graph."""
+    src, dst, n = GRAPHS[name]()
+    prepared = prepare(src, dst, n, "id", "degree")
+    rows = []
+    for bitmap_rows, spread, threads in itertools.product(args.bitmap_rows, args.spreads, args.threads):
+        try:
+            ms = kernel_only_ms(
+                lambda: wedge.count_gpu(
+                    prepared, "total", spread=spread, bitmap_rows=bitmap_rows, threads=threads
+                ),
+                args.repeats,
+            )
+        except ValueError as exc:  # spread too large for the block's shared memory
+            print(f"sweep {name:5s} spread={spread} threads={threads}: {exc}")
+            continue
+        row = dict(graph=name, algorithm="wedge-sweep", spread=spread, bitmap_rows=bitmap_rows,
+                   threads=threads, kernel_ms=ms)
+        print(f"sweep {name:5s} spread={spread:3d} bitmap_rows={bitmap_rows:6d} threads={threads:4d} "
+              f"kernel={ms:9.3f} ms", flush=True)
+        rows.append(row)
+    return rows
+
+
+def print_row(row):
+    if "skipped" in row:
+        print(f"{row['graph']:5s} {row['algorithm']:17s} skipped: {row['skipped']}", flush=True)
+        return
+    if row["algorithm"] == "cupy-spgemm":
+        print(f"{row['graph']:5s} {row['algorithm']:17s} total {row['kernel_ms']:10.3f} ms "
+              f"triangles={row['triangles']}", flush=True)
+        return
+    print(
+        f"{row['graph']:5s} {row['algorithm']:17s} prep {row['preprocess_ms']:9.3f}  "
+        f"kernel {row['kernel_ms']:9.3f}  count {row['count_ms']:9.3f}  "
+        f"e2e {row['end_to_end_ms']:9.3f}  per_node {row['per_node_ms']:9.3f} ms  "
+        f"tri={row['triangles']} wedges={row['wedges']:.3e} "
+        f"peak={row['peak_gpu_bytes'] / 2**30:.2f} GiB",
+        flush=True,
+    )
+
+
+def summary(rows):
+    """Best kernel per graph against the targets of issue 3."""
+    print("\ngraph  best              kernel_ms  published  nx-cugraph  e2e/kernel  per_node/total")
+    for name in GRAPHS:
+        mine = [r for r in rows if r["graph"] == name and "count_ms" in r]
+        if not mine:
+            continue
+        best = min(mine, key=lambda r: r["kernel_ms"])
+        print(
+            f"{name:6s} {best['algorithm']:17s} {best['kernel_ms']:9.3f}  {PUBLISHED[name]:9.3f}  "
+            f"{NX_CUGRAPH[name]:10.1f}  {best['end_to_end_ms'] / best['kernel_ms']:10.2f}  "
+            f"{best['per_node_ms'] / best['count_ms']:14.2f}"
+        )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--graphs", nargs="+", default=list(GRAPHS), choices=list(GRAPHS))
+    parser.add_argument("--algorithms", nargs="+", choices=[c[0] for c in CONFIGS])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--no-spgemm", action="store_true")
+    parser.add_argument("--spgemm-max-paths", type=float, default=2e9)
+    parser.add_argument("--sweep", action="store_true", help="wedge bitmap rows x spread x threads only")
+    parser.add_argument("--spreads", type=int, nargs="+", default=[4, 8, 12, 16, 24])
+    parser.add_argument("--threads", type=int, nargs="+", default=[wedge.THREADS])
+    parser.add_argument("--bitmap-rows", type=int, nargs="+", default=[0, 8192, 16384, 32768, 65536])
+    parser.add_argument("--json", help="write the rows here")
+    args = parser.parse_args()
+    props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+    device = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+    print(f"device: {device}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
+    rows = []
+    for name in args.graphs:
+        rows += sweep(name, args) if args.sweep else bench_graph(name, args)
+    if not args.sweep:
+        summary(rows)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": device, "date": time.strftime("%Y-%m-%d"), "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+// Helpers shared by the counting kernels; each kernel file includes this one.
+//
+// Compile-time types (nx_tricount/algorithms/gpu.py sets them per graph):
+//   VID    vertex id of the CSR's indices/rows: int, or long long when n >= 2^31
+//   WEIGHT arc value for weighted per-node sums: double or long long
+//
+// Every counting kernel exists in four modes, one extern "C" entry each:
+//   total     one 64-bit counter, reduced per block before a single atomic
+//   per_node  triangles at each vertex (unsigned long long atomics)
+//   per_edge  triangles on each arc, in CSR order
+//   weighted  per-vertex sums of the product of a triangle's three arc values
+#ifndef NX_TRICOUNT_COMMON_CU
+#define NX_TRICOUNT_COMMON_CU
+
+#ifndef VID
+#define VID int
+#endif
+#ifndef WEIGHT
+#define WEIGHT double
+#endif
+
+typedef unsigned long long u64;
+
+#define MODE_TOTAL 0
+#define MODE_PER_NODE 1
+#define MODE_PER_EDGE 2
+#define MODE_WEIGHTED 3
+
+#define FULL_MASK 0xffffffffu
+
+__device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
+
+__device__ __forceinline__ long long global_thread() {
+    return (long long)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+// Position of x in the sorted a[lo:hi), or -1: a branch-free binary search on
+// 32-bit offsets from lo (a neighbour list is shorter than 2^31), so lanes that
+// search the same list stay in step and the index arithmetic is half as wide.
+__device__ __forceinline__ long long find(const VID* __restrict__ a, long long lo, long long hi,
+                                          VID x) {
+    const VID* list = a + lo;
+    int len = (int)(hi - lo);
+    if (len == 0) return -1;
+    int pos = 0;  // list[pos] <= x < list[pos + len], if x is in the list
+    while (len > 1) {
+        int half = len >> 1;
+        pos = list[pos + half] <= x ? pos + half : pos;
+        len -= half;
+    }
+    return list[pos] == x ? lo + pos : -1;
+}
+
+// Add every thread's value into *total: warp shuffles, then one atomic per block.
+// All threads of the block must call it.
+__device__ void block_add(u64* total, u64 value) {
+    __shared__ u64 warp_sums[32];
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        value += __shfl_down_sync(FULL_MASK, value, offset);
+    }
+    unsigned warp = threadIdx.x >> 5;
+    if (lane_id() == 0) warp_sums[warp] = value;
+    __syncthreads();
+    if (warp == 0) {
+        unsigned warps = (blockDim.x + 31) >> 5;
+        value = lane_id() < warps ? warp_sums[lane_id()] : 0;
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            value += __shfl_down_sync(FULL_MASK, value, offset);
+        }
+        if (lane_id() == 0 && value != 0) atomicAdd(total, value);
+    }
+}
+
+// out[idx] += count for every lane of the warp, with one atomic per run of
+// neighbouring lanes that hold the same idx (lanes take consecutive wedges or arcs,
+// so they mostly credit the same base vertex, middle vertex or source): the run's
+// first lane adds the run's sum, found by a segmented shuffle reduction. All lanes
+// of the warp must call it together; lanes with count == 0 add nothing.
+__device__ __forceinline__ void warp_add(u64* out, long long idx, unsigned count) {
+    if (__ballot_sync(FULL_MASK, count != 0) == 0) return;
+    unsigned lane = lane_id();
+    long long before = __shfl_up_sync(FULL_MASK, idx, 1);
+    bool head = lane == 0 || before != idx;
+    unsigned heads = __ballot_sync(FULL_MASK, head);
+    unsigned later = heads & ~((2u << lane) - 1u);  // run heads after this lane
+    unsigned end = later ? __ffs(later) - 1 : 32;   // this lane's run ends before `end`
+    for (unsigned offset = 1; offset < 32; offset <<= 1) {
+        unsigned next = __shfl_down_sync(FULL_MASK, count, offset);
+        if (lane + offset < end) count += next;
+    }
+    if (head && count != 0) atomicAdd(out + idx, (u64)count);
+}
+
+// For 0/1 counts: the number of hits in this lane's run of neighbouring lanes with
+// the same idx if this lane starts the run, else 0 (two ballots, no shuffle
+// reduction). All lanes of the warp must call it together.
+__device__ __forceinline__ unsigned run_hits(long long idx, bool hit) {
+    unsigned hits = __ballot_sync(FULL_MASK, hit);
+    if (hits == 0) return 0;
+    unsigned lane = lane_id();
+    long long before = __shfl_up_sync(FULL_MASK, idx, 1);
+    bool head = lane == 0 || before != idx;
+    unsigned heads = __ballot_sync(FULL_MASK, head);
+    if (!head) return 0;
+    unsigned later = heads & ~((2u << lane) - 1u);                  // run heads after this lane
+    unsigned below_next = later ? (later & (0u - later)) - 1u : ~0u;  // lanes before the next head
+    return __popc(hits & below_next & ~((1u << lane) - 1u));
+}
+
+__device__ __forceinline__ void add_value(double* out, long long idx, double x) {
+    atomicAdd(out + idx, x);
+}
+
+__device__ __forceinline__ void add_value(long long* out, long long idx, long long x) {
+    atomicAdd((u64*)(out + idx), (u64)x);  // two's complement: exact for signed sums
+}
+
+// Credit one triangle found on arc e = u -> v with third vertex a, where
+// indices[i] = a in N+(u) and indices[j] = a in N+(v) (the merge, edge and vertex
+// kernels). The caller credits u and v (or e) once per arc with its count.
+template <int MODE>
+__device__ __forceinline__ void credit_third(void* out, const WEIGHT* __restrict__ values,
+                                             long long e, long long i, long long j, VID u, VID v,
+                                             VID a) {
+    if (MODE == MODE_PER_NODE) {
+        atomicAdd((u64*)out + a, 1ull);
+    } else if (MODE == MODE_PER_EDGE) {
+        atomicAdd((u64*)out + i, 1ull);
+        atomicAdd((u64*)out + j, 1ull);
+    } else if (MODE == MODE_WEIGHTED) {
+        WEIGHT x = values[e] * values[i] * values[j];
+        add_value((WEIGHT*)out, u, x);
+        add_value((WEIGHT*)out, v, x);
+        add_value((WEIGHT*)out, a, x);
+    }
+}
+
+// Credit the `found` triangles of arc e = u -> v to u and v (per node) or to e (per
+// edge), or add them to the total. Every thread of the block must call it.
+template <int MODE>
+__device__ __forceinline__ void finish_arc(void* out, long long e, VID u, VID v, unsigned found) {
+    if (MODE == MODE_TOTAL) {
+        block_add((u64*)out, found);
+    } else if (MODE == MODE_PER_NODE) {
+        warp_add((u64*)out, u, found);
+        warp_add((u64*)out, v, found);
+    } else if (MODE == MODE_PER_EDGE) {
+        warp_add((u64*)out, e, found);
+    }
+}
+
+// First position in the sorted a[lo:hi) whose value is >= x (hi if none), on
+// 32-bit offsets as in find.
+__device__ __forceinline__ long long lower_bound(const VID* __restrict__ a, long long lo,
+                                                 long long hi, VID x) {
+    const VID* list = a + lo;
+    int left = 0, right = (int)(hi - lo);
+    while (left < right) {
+        int mid = (left + right) >> 1;
+        if (list[mid] < x) {
+            left = mid + 1;
+        } else {
+            right = mid;
+        }
+    }
+    return lo + left;
+}
+
+// |N+(u) ∩ N+(v)| for arc e = u -> v by binary search (the edge and vertex kernels):
+// each element of the shorter list is searched in the longer one, whose lower
+// bound then moves past it (both lists are sorted). Credits each triangle's third
+// vertex as credit_third does and returns the count.
+template <int MODE>
+__device__ __forceinline__ unsigned search_arc(const long long* __restrict__ indptr,
+                                               const VID* __restrict__ indices, long long e,
+                                               VID u, VID v, int id_oriented,
+                                               const WEIGHT* __restrict__ values, void* out) {
+    long long i = id_oriented ? e + 1 : indptr[u];
+    long long i_end = indptr[u + 1];
+    long long j = indptr[v];
+    long long j_end = indptr[v + 1];
+    unsigned found = 0;
+    if (i_end - i <= j_end - j) {
+        for (; i < i_end && j < j_end; ++i) {
+            VID a = indices[i];
+            j = lower_bound(indices, j, j_end, a);
+            if (j < j_end && indices[j] == a) {
+                credit_third<MODE>(out, values, e, i, j, u, v, a);
+                ++found;
+                ++j;
+            }
+        }
+    } else {
+        for (; j < j_end && i < i_end; ++j) {
+            VID a = indices[j];
+            i = lower_bound(indices, i, i_end, a);
+            if (i < i_end && indices[i] == a) {
+                credit_third<MODE>(out, values, e, i, j, u, v, a);
+                ++found;
+                ++i;
+            }
+        }
+    }
+    return found;
+}
+
+#endif  // NX_TRICOUNT_COMMON_CU

@@ -1,0 +1,243 @@
+// WeTriC's wedge-parallel count (wetric-wedge-parallel.md §3, §5).
+//
+// Wedge k of the graph is the pair (i, j), i < j, of positions in N+(v) of its base
+// vertex v; prefix[v] counts the wedges of the vertices before v (64-bit). A thread
+// takes `spread` consecutive wedges (§5.2):
+//   phase 1  find v by binary search over prefix (step a), turn k - prefix[v] into
+//            (i, j) by the triangular-number mapping (step b), then step through its
+//            wedges, writing their arc positions to shared memory;
+//   phase 2  the block reads the wedges back in their global order, thread t taking
+//            slots t, t + blockDim, ... (cooperation, §5.3), so neighbouring lanes
+//            search the same list for neighbouring targets, and checks whether the
+//            closing arc w -> u exists (step c).
+// The closing arc is looked up in a bitmap when w is one of the last `bitmap_rows`
+// vertices (§5.4; only with orientation "id", where N+(w) lies above w), else by
+// binary search of N+(w). Orientations other than "id" may close a wedge either way
+// (both = 1): u -> w is searched too.
+// A grid of as many blocks as the GPU holds at once takes the rounds of
+// blockDim * spread wedges in turn (a persistent grid), so that per node the counters
+// of the hub vertices can stay in shared memory until the block ends.
+#include "common.cu"
+
+#ifndef EID
+#define EID long long  // arc position in shared memory: unsigned int when m < 2^32
+#endif
+
+// Last v in [lo, hi) with prefix[v] <= k, given prefix[lo] <= k < prefix[hi].
+__device__ __forceinline__ long long base_of(const long long* __restrict__ prefix, long long lo,
+                                             long long hi, long long k) {
+    while (hi - lo > 1) {
+        long long mid = (lo + hi) >> 1;
+        if (prefix[mid] <= k) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// Positions (i, j), i < j, of wedge k of a base vertex with out-degree d. Wedges are
+// numbered row by row, (0,1), (0,2), ..., (1,2), ...; counted from the end,
+// r = C(d,2) - 1 - k = b(b-1)/2 + a with b = d-1-i, a = d-1-j, and b is the largest
+// integer with b(b-1)/2 <= r (the CPU's wedge_pair, with a float estimate of the root).
+__device__ __forceinline__ void wedge_pair(long long k, long long d, long long& i, long long& j) {
+    long long r = d * (d - 1) / 2 - 1 - k;
+    // A single-precision root: off by about b / 2^23, a step or two for out-degrees
+    // below 2^22; the loops correct it.
+    long long b = (long long)((1.0f + sqrtf(1.0f + 8.0f * (float)r)) * 0.5f);
+    while (b * (b - 1) / 2 > r) --b;
+    while ((b + 1) * b / 2 <= r) ++b;
+    long long a = r - b * (b - 1) / 2;
+    i = d - 1 - b;
+    j = d - 1 - a;
+}
+
+// The first vertex after v that has a wedge: a few steps, then binary search (runs
+// of vertices with out-degree < 2 can be long among the low ids).
+__device__ __forceinline__ long long next_base(const long long* __restrict__ prefix, long long v,
+                                               long long n) {
+    long long k = prefix[v + 1];
+    for (int step = 0; step < 4; ++step) {
+        ++v;
+        if (prefix[v + 1] > k) return v;
+    }
+    return base_of(prefix, v + 1, n, k);
+}
+
+// The bitmap is upper triangular (columns > row only, as arcs point to higher ids):
+// row r keeps the words from r / 32 to words - 1, so rows 32q .. 32q + 31 hold
+// words - q words each. Returns the position of row r's first word; the word
+// holding column c > r is then bitmap[row_start(r) + c / 32 - r / 32].
+// 32-bit arithmetic: the bitmap has at most 2^17 rows (nx_tricount/algorithms/wedge.py).
+__device__ __forceinline__ unsigned row_start(unsigned r, unsigned words) {
+    unsigned q = r >> 5;
+    return 32 * (q * words - q * (q - 1) / 2) + (r & 31) * (words - q);
+}
+
+__device__ __forceinline__ bool bit_set(const unsigned* __restrict__ bitmap, unsigned words,
+                                        unsigned row, unsigned col) {
+    return (bitmap[row_start(row, words) + (col >> 5) - (row >> 5)] >> (col & 31)) & 1u;
+}
+
+// Per-node mode: add `count` triangles to vertex x. The `hot` vertices (the last
+// ids, the hubs under degree ordering) count in shared memory and are added to out
+// once per block; the others go straight to out.
+__device__ __forceinline__ void credit_vertex(u64* out, unsigned* hot, long long hot_first,
+                                              long long x, unsigned count) {
+    if (count == 0) return;
+    if (x >= hot_first) {
+        atomicAdd(hot + (x - hot_first), count);
+    } else {
+        atomicAdd(out + x, (u64)count);
+    }
+}
+
+template <int MODE>
+__device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr,
+                                            const VID* __restrict__ indices,
+                                            const VID* __restrict__ rows,
+                                            const long long* __restrict__ prefix, long long n,
+                                            long long wedges, int spread, int both,
+                                            const unsigned* __restrict__ bitmap,
+                                            long long first_row, long long words,
+                                            long long hot_first, const WEIGHT* __restrict__ values,
+                                            void* out) {
+    extern __shared__ unsigned char shared[];
+    long long chunk_size = (long long)blockDim.x * spread;  // wedges of a block per round
+    EID* slot_i = (EID*)shared;
+    EID* slot_j = slot_i + chunk_size;
+    unsigned* hot = (unsigned*)(slot_j + chunk_size);  // n - hot_first counters (per node)
+    if (MODE == MODE_PER_NODE) {
+        for (long long x = threadIdx.x; x < n - hot_first; x += blockDim.x) hot[x] = 0;
+    }
+    u64 found = 0;
+    // A grid of as many blocks as fit on the GPU at once walks the wedges chunk by
+    // chunk, so the hot counters are added to out once per resident block.
+    for (long long chunk = blockIdx.x; chunk * chunk_size < wedges; chunk += gridDim.x) {
+        long long chunk_first = chunk * chunk_size;
+        __syncthreads();  // the previous round's slots are read (and hot is zeroed)
+
+        // Phase 1: this thread's wedges [k, k_end), written to its slots.
+        long long k = chunk_first + (long long)threadIdx.x * spread;
+        if (k < wedges) {
+            long long k_end = min(k + spread, wedges);
+            long long v = base_of(prefix, 0, n, k);
+            long long base = indptr[v];
+            long long d = indptr[v + 1] - base;
+            long long i, j;
+            wedge_pair(k - prefix[v], d, i, j);
+            EID* out_i = slot_i + (long long)threadIdx.x * spread;
+            EID* out_j = slot_j + (long long)threadIdx.x * spread;
+            for (int s = 0;; ++s) {
+                out_i[s] = (EID)(base + i);
+                out_j[s] = (EID)(base + j);
+                if (++k == k_end) break;
+                if (++j == d) {
+                    if (++i == d - 1) {
+                        v = next_base(prefix, v, n);
+                        base = indptr[v];
+                        d = indptr[v + 1] - base;
+                        i = 0;
+                    }
+                    j = i + 1;
+                }
+            }
+        }
+        __syncthreads();
+
+        // Phase 2: slot s * blockDim + t holds the chunk's wedge s * blockDim + t.
+        for (int s = 0; s < spread; ++s) {
+            long long slot = (long long)s * blockDim.x + threadIdx.x;
+            unsigned hit = 0;
+            long long pi = 0, pj = 0, closing = -1;
+            VID w = 0, u = 0;
+            if (chunk_first + slot < wedges) {
+                pi = slot_i[slot];
+                pj = slot_j[slot];
+                w = indices[pi];
+                u = indices[pj];
+                if (w >= first_row) {
+                    hit = bit_set(bitmap, (unsigned)words, (unsigned)(w - first_row),
+                                  (unsigned)(u - first_row));
+                    if (hit && MODE != MODE_TOTAL && MODE != MODE_PER_NODE) {
+                        closing = find(indices, indptr[w], indptr[w + 1], u);
+                    }
+                } else {
+                    closing = find(indices, indptr[w], indptr[w + 1], u);
+                    hit = closing >= 0;
+                }
+                if (both) {
+                    // Acyclic orientations close a wedge one way at most; the arcs of
+                    // a directed graph may close it both ways, and the total counts both.
+                    if (MODE == MODE_TOTAL) {
+                        hit += find(indices, indptr[u], indptr[u + 1], w) >= 0;
+                    } else if (!hit) {
+                        closing = find(indices, indptr[u], indptr[u + 1], w);
+                        hit = closing >= 0;
+                    }
+                }
+            }
+            if (MODE == MODE_TOTAL) {
+                found += hit;
+            } else if (MODE == MODE_PER_NODE) {
+                // Neighbouring lanes share v and mostly w (one atomic per run of
+                // lanes); u differs from lane to lane.
+                VID v = chunk_first + slot < wedges ? rows[pi] : 0;
+                credit_vertex((u64*)out, hot, hot_first, v, run_hits(v, hit));
+                credit_vertex((u64*)out, hot, hot_first, w, run_hits(w, hit));
+                credit_vertex((u64*)out, hot, hot_first, u, hit);
+            } else if (MODE == MODE_PER_EDGE) {
+                unsigned run = run_hits(pi, hit);
+                if (run) atomicAdd((u64*)out + pi, (u64)run);
+                if (hit) {
+                    atomicAdd((u64*)out + pj, 1ull);
+                    atomicAdd((u64*)out + closing, 1ull);
+                }
+            } else if (hit) {
+                WEIGHT x = values[pi] * values[pj] * values[closing];
+                add_value((WEIGHT*)out, rows[pi], x);
+                add_value((WEIGHT*)out, w, x);
+                add_value((WEIGHT*)out, u, x);
+            }
+        }
+    }
+    if (MODE == MODE_TOTAL) block_add((u64*)out, found);
+    if (MODE == MODE_PER_NODE) {
+        __syncthreads();
+        for (long long x = threadIdx.x; x < n - hot_first; x += blockDim.x) {
+            if (hot[x]) atomicAdd((u64*)out + hot_first + x, (u64)hot[x]);
+        }
+    }
+}
+
+#define WEDGE_ENTRY(name, MODE, BLOCKS)                                                     \
+    extern "C" __global__ void __launch_bounds__(256, BLOCKS)                                \
+        name(const long long* indptr, const VID* indices, const VID* rows,                   \
+             const long long* prefix, long long n, long long wedges, int spread, int both,   \
+             const unsigned* bitmap, long long first_row, long long words, long long hot_first, \
+             const WEIGHT* values, void* out) {                                               \
+        wedge_count<MODE>(indptr, indices, rows, prefix, n, wedges, spread, both, bitmap,    \
+                          first_row, words, hot_first, values, out);                         \
+    }
+
+// Blocks of at most 256 threads (nx_tricount/algorithms/wedge.py launches 128);
+// registers capped at 32 so that 2048 threads fit on a multiprocessor (full
+// occupancy: the searches are latency-bound). Per node needs more registers, and its
+// hot counters' shared memory limits the blocks anyway.
+WEDGE_ENTRY(wedge_total, MODE_TOTAL, 8)
+WEDGE_ENTRY(wedge_per_node, MODE_PER_NODE, 6)
+WEDGE_ENTRY(wedge_per_edge, MODE_PER_EDGE, 8)
+WEDGE_ENTRY(wedge_weighted, MODE_WEIGHTED, 8)
+
+// Set bit (w - first_row, u - first_row), in the layout of row_start, for every arc
+// w -> u of the last rows: with orientation "id", the arcs from indptr[first_row] on.
+extern "C" __global__ void wedge_bitmap(const VID* indices, const VID* rows, long long first_arc,
+                                        long long m, long long first_row, long long words,
+                                        unsigned* bitmap) {
+    long long p = first_arc + global_thread();
+    if (p >= m) return;
+    unsigned row = (unsigned)(rows[p] - first_row);
+    unsigned col = (unsigned)(indices[p] - first_row);
+    atomicOr(bitmap + row_start(row, words) + (col >> 5) - (row >> 5), 1u << (col & 31));
+}

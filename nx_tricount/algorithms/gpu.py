@@ -1,0 +1,299 @@
+"""Running the CUDA kernels of ``kernels/*.cu`` through CuPy.
+
+Each kernel file is compiled by ``cupy.RawModule`` (NVRTC) at first use, once per
+process and per set of compile-time types (vertex id, arc value, position), and
+cached. This module also holds what every GPU algorithm needs around a launch:
+the output array of a mode, the free-memory check made before any kernel runs,
+and turning CUDA failures into Python exceptions that say what failed.
+
+CuPy is imported here only, on first use, so the CPU engine never needs it.
+"""
+
+import contextlib
+import functools
+from importlib.resources import files
+
+import numpy as np
+
+__all__ = [
+    "GPUMemoryError",
+    "GPUKernelError",
+    "THREADS",
+    "count",
+    "function",
+    "entry",
+    "launch",
+    "resident_blocks",
+    "output",
+    "output_bytes",
+    "kernel_values",
+    "finish",
+    "check_memory",
+    "free_memory",
+    "cuda_errors",
+    "kernel_timer",
+    "kernel_ms",
+]
+
+#: Threads per block of every kernel: 8 warps keeps the per-block reduction short
+#: and leaves room for several blocks per multiprocessor.
+THREADS = 256
+
+_C_TYPES = {
+    np.dtype(np.int32): "int",
+    np.dtype(np.int64): "long long",
+    np.dtype(np.uint32): "unsigned int",
+    np.dtype(np.float64): "double",
+}
+
+
+class GPUMemoryError(MemoryError):
+    """The working set of a count does not fit in the free GPU memory."""
+
+
+class GPUKernelError(RuntimeError):
+    """A kernel failed to compile, launch or run."""
+
+
+@contextlib.contextmanager
+def cuda_errors(what):
+    """Re-raise CUDA and compiler failures inside the block as :class:`GPUKernelError`.
+
+    Kernels run asynchronously: a fault shows up at the next synchronisation, so
+    the block should end with one (reading the result does).
+    """
+    import cupy
+
+    try:
+        yield
+    except cupy.cuda.compiler.CompileException as exc:
+        raise GPUKernelError(f"compiling the kernels for {what} failed:\n{exc}") from exc
+    except (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError) as exc:
+        raise GPUKernelError(
+            f"CUDA error while {what}: {exc}. The GPU context may be unusable now; "
+            "device='cpu' counts on the CPU instead."
+        ) from exc
+
+
+@functools.cache
+def _module(source, device_id, defines):
+    """The compiled RawModule of ``kernels/<source>`` with ``-D`` ``defines``."""
+    import cupy
+
+    directory = files("nx_tricount.kernels")
+    code = (directory / source).read_text()
+    options = ("-std=c++17", f"-I{directory}") + tuple(f"-D{k}={v}" for k, v in defines)
+    with cupy.cuda.Device(device_id):
+        return cupy.RawModule(code=code, options=options)
+
+
+def function(source, name, *, vid=np.int32, weight=np.float64, eid=None):
+    """The kernel ``name`` of ``kernels/<source>`` compiled for the given dtypes.
+
+    Parameters
+    ----------
+    source : str
+        File name in ``kernels/``, e.g. ``"wedge.cu"``.
+    name : str
+        ``extern "C"`` entry point.
+    vid, weight : dtypes
+        Vertex-id dtype of the CSR (int32 or int64) and arc-value dtype (float64
+        or int64), compiled in as ``VID`` and ``WEIGHT``.
+    eid : dtype, optional
+        Arc-position dtype, compiled in as ``EID`` (kernels that use it).
+    """
+    import cupy
+
+    defines = [("VID", _C_TYPES[np.dtype(vid)]), ("WEIGHT", _C_TYPES[np.dtype(weight)])]
+    if eid is not None:
+        defines.append(("EID", _C_TYPES[np.dtype(eid)]))
+    device_id = cupy.cuda.Device().id
+    with cuda_errors(f"kernels/{source}"):
+        return _module(source, device_id, tuple(defines)).get_function(name)
+
+
+def entry(algorithm, mode, weighted):
+    """Entry-point name of ``algorithm``'s kernel for ``mode``: ``<algorithm>_<mode>``,
+    or ``<algorithm>_weighted`` for the per-node sums of arc-value products."""
+    return f"{algorithm}_{'weighted' if weighted else mode}"
+
+
+#: While :func:`kernel_timer` is active, the list that receives each launch's events.
+_timed_launches = None
+
+
+@contextlib.contextmanager
+def kernel_timer():
+    """Time the kernels launched inside the block (for benchmarks).
+
+    Yields a list of ``(start, end)`` CUDA event pairs, one per launch; after a
+    synchronisation, :func:`kernel_ms` sums them. Only the kernels' own GPU time
+    counts, not the host work and allocations around them.
+    """
+    global _timed_launches
+    _timed_launches = []
+    try:
+        yield _timed_launches
+    finally:
+        _timed_launches = None
+
+
+def kernel_ms(launches):
+    """Milliseconds of GPU time of the launches :func:`kernel_timer` recorded."""
+    import cupy
+
+    return sum(cupy.cuda.get_elapsed_time(start, end) for start, end in launches)
+
+
+def launch(kernel, items, args, *, threads=THREADS, shared_mem=0, grid=None):
+    """Launch ``kernel`` with one thread per item (at least one block), or with at
+    most ``grid`` blocks for kernels that loop over their items."""
+    import cupy
+
+    blocks = max(1, -(-items // threads))
+    if grid is not None:
+        blocks = min(blocks, grid)
+    if _timed_launches is None:
+        kernel((blocks,), (threads,), args, shared_mem=shared_mem)
+        return
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record()
+    kernel((blocks,), (threads,), args, shared_mem=shared_mem)
+    end.record()
+    _timed_launches.append((start, end))
+
+
+@functools.cache
+def _properties(device_id):
+    """The CUDA device properties of ``device_id`` (a dict), read once."""
+    import cupy
+
+    return cupy.cuda.runtime.getDeviceProperties(device_id)
+
+
+def resident_blocks(kernel, shared_mem, threads=THREADS):
+    """How many blocks of ``kernel`` the GPU runs at once (for a persistent grid),
+    from its registers and shared memory and the multiprocessors' limits."""
+    import cupy
+
+    props = _properties(cupy.cuda.Device().id)
+    warps = -(-threads // 32)
+    # Registers are allocated per warp in units of 256.
+    registers = -(-kernel.num_regs * 32 // 256) * 256
+    shared = shared_mem + kernel.shared_size_bytes + props["reservedSharedMemPerBlock"]
+    per_multiprocessor = min(
+        props["maxThreadsPerMultiProcessor"] // threads,
+        props["regsPerMultiprocessor"] // registers // warps,
+        props["sharedMemPerMultiprocessor"] // shared,
+        props["maxBlocksPerMultiProcessor"],
+    )
+    return max(1, per_multiprocessor) * props["multiProcessorCount"]
+
+
+def free_memory():
+    """Bytes a new allocation can get: free device memory plus CuPy's pooled blocks."""
+    import cupy
+
+    free, _ = cupy.cuda.runtime.memGetInfo()
+    pool = cupy.get_default_memory_pool()
+    return int(free) + int(pool.total_bytes() - pool.used_bytes())
+
+
+def check_memory(needed, what):
+    """Raise :class:`GPUMemoryError` unless ``needed`` bytes can be allocated.
+
+    Parameters
+    ----------
+    needed : int
+        Bytes the count will allocate on the GPU.
+    what : str
+        What they are for, named in the message.
+    """
+    available = free_memory()
+    if needed > available:
+        raise GPUMemoryError(
+            f"counting triangles on the GPU needs about {needed:,} bytes of GPU memory "
+            f"({what}) but only {available:,} bytes are free; count on the CPU with "
+            "device='cpu' (or nx.config.backends.tricount.device = 'cpu')"
+        )
+
+
+def output(prepared, mode):
+    """The zeroed output array of ``mode`` and whether the count is weighted.
+
+    Returns
+    -------
+    out : cupy array
+        One uint64 counter (total), int64 per vertex or per arc, or the values'
+        dtype per vertex for weighted sums.
+    weighted : bool
+    """
+    import cupy
+
+    weighted = prepared.values is not None and mode == "per_node"
+    if mode == "total":
+        return cupy.zeros(1, dtype=np.uint64), False
+    if weighted:
+        if prepared.values.dtype not in (np.float64, np.int64):
+            raise TypeError(
+                f"arc values must be float64 or int64 on the GPU, got {prepared.values.dtype}"
+            )
+        return cupy.zeros(prepared.n, dtype=prepared.values.dtype), True
+    length = prepared.n if mode == "per_node" else prepared.m
+    return cupy.zeros(length, dtype=np.int64), False
+
+
+def output_bytes(prepared, mode):
+    """Bytes of :func:`output` for ``mode`` (for :func:`check_memory`)."""
+    if mode == "total":
+        return 8
+    return 8 * (prepared.m if mode == "per_edge" else prepared.n)
+
+
+def kernel_values(prepared, weighted):
+    """The values argument of a kernel: the arc values, or a one-element stand-in."""
+    import cupy
+
+    if weighted:
+        return prepared.values
+    return cupy.zeros(1, dtype=np.float64)
+
+
+def finish(out, mode):
+    """The count as an int (total) or the output array, after checking for CUDA errors."""
+    import cupy
+
+    with cuda_errors("counting triangles"):
+        cupy.cuda.get_current_stream().synchronize()
+        if mode == "total":
+            return int(out[0])
+    return out
+
+
+def count(prepared, mode, algorithm, items, args):
+    """Count with ``kernels/<algorithm>.cu``, one thread per item.
+
+    The kernel takes ``(*args, values, out)``; this checks the memory of the
+    output, allocates it, launches, and returns what :func:`finish` returns.
+
+    Parameters
+    ----------
+    prepared : Prepared
+        Oriented CSR on the GPU.
+    mode : {"total", "per_node", "per_edge"}
+    algorithm : str
+        Kernel file stem and entry-point prefix (``"merge"``, ``"edge"``, ...).
+    items : int
+        Threads to launch (arcs or vertices).
+    args : tuple
+        The kernel's leading arguments (CSR arrays and numpy scalars).
+    """
+    check_memory(output_bytes(prepared, mode), f"the {mode} output")
+    out, weighted = output(prepared, mode)
+    weight = prepared.values.dtype if weighted else np.float64
+    kernel = function(
+        f"{algorithm}.cu", entry(algorithm, mode, weighted), vid=prepared.indices.dtype, weight=weight
+    )
+    with cuda_errors(f"running the {algorithm} kernel"):
+        launch(kernel, items, (*args, kernel_values(prepared, weighted), out))
+    return finish(out, mode)

@@ -1,0 +1,256 @@
+"""The GPU engine against the CPU engine and NetworkX (run on the device machine).
+
+Every GPU algorithm, in every mode, on every orientation and ordering, must give
+exactly what the CPU engine gives on the same graph; the CuPy preprocessing must
+give the same CSR as the NumPy one.
+"""
+
+import functools
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triangles
+from nx_tricount.algorithms import count, has_gpu
+from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.preprocess import prepare_arcs, prepare_undirected
+
+pytestmark = pytest.mark.gpu
+
+GPU_ALGORITHMS = ("wedge", "merge", "edge", "vertex")
+PREPROCESSING = list(itertools.product(("id", "degree"), ("none", "degree")))
+
+
+def _cupy():
+    import cupy
+
+    return cupy
+
+
+def _host(array):
+    return _cupy().asnumpy(array)
+
+
+def _prepare_both(src, dst, n, orientation, ordering, values=None):
+    """The same graph prepared on the CPU and on the GPU."""
+    cp = _cupy()
+    cpu = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
+    gpu_values = None if values is None else cp.asarray(values)
+    gpu = prepare_undirected(
+        cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering,
+        values=gpu_values,
+    )
+    return cpu, gpu
+
+
+def _check_all_modes(src, dst, n, algorithm, orientation, ordering, seed=0):
+    """GPU == CPU for total, per_node, per_edge and weighted per_node (int64 and
+    float64 values). Returns the CPU per-node counts (original ids)."""
+    cpu, gpu = _prepare_both(src, dst, n, orientation, ordering)
+    # The CuPy preprocessing builds the same CSR as the NumPy one, on the device.
+    for name in ("indptr", "indices", "rows"):
+        assert type(getattr(gpu, name)).__module__.startswith("cupy")
+        np.testing.assert_array_equal(_host(getattr(gpu, name)), getattr(cpu, name))
+    assert count(gpu, algorithm, "total", "gpu").total == count(cpu, "merge", "total").total
+    per_node = count(cpu, "merge", "per_node").per_node
+    np.testing.assert_array_equal(_host(count(gpu, algorithm, "per_node", "gpu").per_node), per_node)
+    np.testing.assert_array_equal(
+        _host(count(gpu, algorithm, "per_edge", "gpu").per_edge),
+        count(cpu, "merge", "per_edge").per_edge,
+    )
+    rng = np.random.default_rng(seed)
+    # Integer values: exact; repeated edges keep their last value (stable sort).
+    values = rng.integers(1, 4, size=src.size, dtype=np.int64)
+    cpu_w, gpu_w = _prepare_both(src, dst, n, orientation, ordering, values)
+    np.testing.assert_array_equal(
+        _host(count(gpu_w, algorithm, "per_node", "gpu").per_node),
+        count(cpu_w, "merge", "per_node").per_node,
+    )
+    values = rng.random(src.size)
+    cpu_w, gpu_w = _prepare_both(src, dst, n, orientation, ordering, values)
+    np.testing.assert_allclose(
+        _host(count(gpu_w, algorithm, "per_node", "gpu").per_node),
+        count(cpu_w, "merge", "per_node").per_node,
+        rtol=1e-12,  # float sums in another order
+    )
+    return per_node
+
+
+def test_every_algorithm_has_a_gpu_implementation():
+    assert all(has_gpu(a) for a in GPU_ALGORITHMS)
+
+
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+@pytest.mark.parametrize("name", DATASETS)
+def test_data_graphs(name, algorithm):
+    src, dst = load_edges(name)
+    n = int(max(src.max(), dst.max())) + 1
+    expected = int(manifest()[name]["triangles"])
+    small = src.size < 200_000  # NetworkX's per-node counts take seconds beyond
+    reference = networkx_triangles(name) if small else None
+    for orientation, ordering in PREPROCESSING:
+        per_node = _check_all_modes(src, dst, n, algorithm, orientation, ordering)
+        assert int(per_node.sum()) == 3 * expected
+        if reference is not None:
+            assert {v: int(per_node[v]) for v in reference} == reference
+
+
+def _generated():
+    """Name -> (src, dst, n) made on the GPU with fixed seeds, as host arrays."""
+    src, dst = rmat_edges(14, seed=7, device="gpu")
+    graphs = {"rmat14": (src, dst, 1 << 14)}
+    src, dst = grid_edges(60, 70, 0.05, seed=3, device="gpu")
+    graphs["grid"] = (src, dst, 60 * 70)
+    src, dst = barabasi_albert_edges(20_000, 6, seed=5, device="gpu")
+    graphs["barabasi_albert"] = (src, dst, 20_000)
+    return {k: (_host(s), _host(d), n) for k, (s, d, n) in graphs.items()}
+
+
+@functools.cache
+def _generated_graphs():
+    return _generated()
+
+
+@pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+@pytest.mark.parametrize("name", ["rmat14", "grid", "barabasi_albert"])
+def test_generated_graphs(name, algorithm, orientation, ordering):
+    src, dst, n = _generated_graphs()[name]
+    per_node = _check_all_modes(src, dst, n, algorithm, orientation, ordering, seed=1)
+    G = nx.Graph(zip(src.tolist(), dst.tolist()))
+    G.remove_edges_from(nx.selfloop_edges(G))
+    assert sum(nx.triangles(G).values()) == int(per_node.sum())
+
+
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+def test_arcs_totals(algorithm):
+    """Transitive triples of a directed graph (orientation "arcs", cycles kept)."""
+    cp = _cupy()
+    src, dst = rmat_edges(12, 8, seed=11)
+    n = 1 << 12
+    cpu = prepare_arcs(src, dst, n)
+    gpu = prepare_arcs(cp.asarray(src), cp.asarray(dst), n)
+    expected = count(cpu, "merge", "total").total
+    assert count(gpu, algorithm, "total", "gpu").total == expected
+    D = nx.DiGraph(zip(src.tolist(), dst.tolist()))
+    D.remove_edges_from(nx.selfloop_edges(D))
+    triads = sum(len(D[v]) * (len(D[v]) - 1) for v in D)
+    assert nx.transitivity(D) == pytest.approx(expected / triads)
+
+
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+def test_total_beyond_32_bits(algorithm):
+    """A 3000-clique has C(3000, 3) = 4.49e9 > 2^32 triangles."""
+    cp = _cupy()
+    k = 3000
+    lo, hi = cp.triu_indices(k, 1)
+    prepared = prepare_undirected(lo, hi, k, orientation="id", ordering="degree")
+    total = count(prepared, algorithm, "total", "gpu").total
+    assert total == k * (k - 1) * (k - 2) // 6 > 2**32
+    per_node = count(prepared, algorithm, "per_node", "gpu").per_node
+    assert bool((per_node == (k - 1) * (k - 2) // 2).all())
+
+
+@pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+def test_vertex_of_degree_beyond_100000(algorithm, orientation, ordering):
+    """A hub joined to 150,000 leaves, a path and random edges among the leaves."""
+    rng = np.random.default_rng(2)
+    leaves = 150_000
+    hub = leaves  # the last id: with orientation "id" its arcs all come in
+    path = np.arange(leaves - 1)
+    extra = rng.integers(0, leaves, size=(2, 300_000))
+    src = np.concatenate([np.full(leaves, hub), path, extra[0]])
+    dst = np.concatenate([np.arange(leaves), path + 1, extra[1]])
+    per_node = _check_all_modes(src, dst, leaves + 1, algorithm, orientation, ordering)
+    assert per_node[hub] >= leaves - 1
+
+
+def _graphs_for_functions():
+    """A weighted undirected and a weighted directed NetworkX graph."""
+    G = load_graph("facebook_combined.txt.gz").copy()
+    rng = np.random.default_rng(4)
+    for u, v in G.edges:
+        G.edges[u, v]["weight"] = float(rng.integers(1, 9))
+    D = nx.gnp_random_graph(300, 0.05, seed=8, directed=True)
+    for u, v in D.edges:
+        D.edges[u, v]["weight"] = float(rng.integers(1, 9))
+    return G, D
+
+
+def _on_both_devices(function, graph, algorithm, **kwargs):
+    run = functools.partial(function, graph, backend="tricount", algorithm=algorithm, **kwargs)
+    return run(device="gpu"), run(device="cpu")
+
+
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+def test_networkx_counts_gpu_equal_cpu(algorithm):
+    G, D = _graphs_for_functions()
+    gpu, cpu = _on_both_devices(nx.triangles, G, algorithm)
+    assert gpu == cpu
+    for graph in (G, D):
+        gpu, cpu = _on_both_devices(nx.transitivity, graph, algorithm)
+        assert gpu == cpu
+
+
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+def test_networkx_clustering_gpu_equals_cpu(algorithm):
+    G, D = _graphs_for_functions()
+    for graph in (G, D):
+        gpu, cpu = _on_both_devices(nx.clustering, graph, algorithm)
+        assert gpu == cpu
+        gpu, cpu = _on_both_devices(nx.average_clustering, graph, algorithm)
+        assert gpu == cpu
+        # Weighted sums add floats in another order: equal up to rounding.
+        gpu, cpu = _on_both_devices(nx.clustering, graph, algorithm, weight="weight")
+        assert gpu.keys() == cpu.keys()
+        assert all(gpu[v] == pytest.approx(cpu[v], rel=1e-12) for v in gpu)
+
+
+def test_memory_does_not_grow_across_calls():
+    cp = _cupy()
+    src, dst = rmat_edges(14, seed=3, device="gpu")
+    prepared = prepare_undirected(src, dst, 1 << 14, orientation="id", ordering="degree")
+    pool = cp.get_default_memory_pool()
+    for algorithm in GPU_ALGORITHMS:
+        for mode in ("total", "per_node", "per_edge"):
+            count(prepared, algorithm, mode, "gpu")
+    used = pool.used_bytes()
+    for _ in range(3):
+        for algorithm in GPU_ALGORITHMS:
+            for mode in ("total", "per_node", "per_edge"):
+                count(prepared, algorithm, mode, "gpu")
+    assert pool.used_bytes() == used
+
+
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+def test_memory_check_fires_before_counting(algorithm, monkeypatch):
+    from nx_tricount.algorithms import gpu
+
+    cp = _cupy()
+    src, dst = rmat_edges(10, seed=3, device="gpu")
+    prepared = prepare_undirected(src, dst, 1 << 10, orientation="id", ordering="degree")
+    monkeypatch.setattr(gpu, "free_memory", lambda: 1000)
+    with pytest.raises(gpu.GPUMemoryError, match=r"needs about [\d,]+ bytes.*device='cpu'"):
+        count(prepared, algorithm, "per_node", "gpu")
+    assert isinstance(gpu.GPUMemoryError("x"), MemoryError)
+    cp.cuda.get_current_stream().synchronize()
+
+
+def test_cuda_errors_become_python_exceptions():
+    from nx_tricount.algorithms import gpu
+
+    cp = _cupy()
+    with pytest.raises(gpu.GPUKernelError, match="CUDA error while testing"):
+        with gpu.cuda_errors("testing"):
+            raise cp.cuda.runtime.CUDARuntimeError(700)
+
+
+def test_cupy_stable_argsort_keeps_ties_in_order():
+    """The degree ordering relies on it (preprocess.ordering)."""
+    cp = _cupy()
+    degree = cp.asarray(np.random.default_rng(0).integers(0, 5, size=100_000))
+    order = _host(cp.argsort(degree, kind="stable"))
+    np.testing.assert_array_equal(order, np.argsort(_host(degree), kind="stable"))

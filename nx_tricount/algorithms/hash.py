@@ -26,7 +26,7 @@ CHUNK = 64
 
 
 @njit(parallel=True, cache=True)
-def _count(indptr, indices, values, weighted, mode, slots, out):
+def _count(indptr, indices, values, weighted, mode, slots, buffers, out):
     """Credit every triangle once, into this thread's row of ``out``.
 
     ``mode`` TOTAL adds the count into ``out[thread, 0]``; PER_NODE and
@@ -39,6 +39,7 @@ def _count(indptr, indices, values, weighted, mode, slots, out):
         thread = numba.get_thread_id()
         slot = slots[thread]
         row = out[thread]
+        closing = buffers[thread]
         for u in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
             start, end = indptr[u], indptr[u + 1]
             if end - start < 2:
@@ -48,34 +49,43 @@ def _count(indptr, indices, values, weighted, mode, slots, out):
             found = 0
             for uv in range(start, end):
                 v = indices[uv]
-                closed = 0  # triangles on the arc u -> v
+                hits = 0
+                if mode == TOTAL:
+                    for vw in range(indptr[v], indptr[v + 1]):
+                        uw = slot[indices[vw]]
+                        hits += (uw >= start) & (uw < end)
+                    found += hits
+                    continue
+                # Collect the closing arcs v -> w without a branch (a store on
+                # every step, the count advancing on hits): mispredicted
+                # branches and scattered stores in this loop cost a third more.
                 for vw in range(indptr[v], indptr[v + 1]):
+                    uw = slot[indices[vw]]
+                    closing[hits] = vw
+                    hits += (uw >= start) & (uw < end)
+                found += hits
+                for i in range(hits):
+                    vw = closing[i]
                     w = indices[vw]
-                    uw = slot[w]
-                    if uw < start or uw >= end:
-                        continue
-                    closed += 1
                     if weighted:
-                        x = values[uv] * values[uw] * values[vw]
+                        x = values[uv] * values[slot[w]] * values[vw]
                         row[u] += x
                         row[v] += x
                         row[w] += x
                     elif mode == PER_NODE:
                         row[w] += 1
-                    elif mode == PER_EDGE:
-                        row[uw] += 1
+                    else:
+                        row[slot[w]] += 1
                         row[vw] += 1
-                found += closed
                 if not weighted:
                     if mode == PER_NODE:
-                        row[v] += closed
-                    elif mode == PER_EDGE:
-                        row[uv] += closed
-            if not weighted:
-                if mode == PER_NODE:
-                    row[u] += found
-                elif mode == TOTAL:
-                    row[0] += found
+                        row[v] += hits
+                    else:
+                        row[uv] += hits
+            if mode == PER_NODE and not weighted:
+                row[u] += found
+            elif mode == TOTAL:
+                row[0] += found
 
 
 def count_cpu(prepared, mode):
@@ -94,9 +104,13 @@ def count_cpu(prepared, mode):
     values = p.values if weighted else np.zeros(0, dtype=np.int64)
     length = {"total": 8, "per_node": p.n, "per_edge": p.m}[mode]  # 8: one cache line
     out = np.zeros((threads, length), dtype=values.dtype)
-    slots = np.full((threads, p.n), -1, dtype=p.indptr.dtype)
+    # Arc positions in 32 bits where they fit: half the table, more of it in cache.
+    position = np.int32 if p.m < 2**31 else np.int64
+    slots = np.full((threads, p.n), -1, dtype=position)
+    max_out_degree = int(np.diff(p.indptr).max()) if p.m else 0
+    buffers = np.empty((threads, max_out_degree), dtype=position)
     code = {"total": TOTAL, "per_node": PER_NODE, "per_edge": PER_EDGE}[mode]
-    _count(p.indptr, p.indices, values, weighted, code, slots, out)
+    _count(p.indptr, p.indices, values, weighted, code, slots, buffers, out)
     if mode == "total":
         return int(out[:, 0].sum())
     return out.sum(axis=0)

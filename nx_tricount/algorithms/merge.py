@@ -100,7 +100,6 @@ def count_cpu(prepared, mode):
     return accumulate_per_thread(_accumulate, (p.indptr, p.indices, p.rows), p, mode)
 
 
-
 def count_gpu(prepared, mode):
     """Count on the GPU (``kernels/merge.cu``): one thread per arc.
 

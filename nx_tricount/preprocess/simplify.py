@@ -1,7 +1,7 @@
 """Dedup and self-loop removal: any edge list becomes a simple graph.
 
 Works on NumPy and CuPy arrays alike (the array module is taken from the
-input). Duplicates are found by sorting 64-bit packed keys ``a * n + b``; where
+input). Duplicates are found by sorting 64-bit packed keys of ``(a, b)``; where
 an edge repeats with values, the last occurrence wins, as when NetworkX adds the
 same edge twice.
 """
@@ -12,13 +12,21 @@ __all__ = ["simplify_undirected", "simplify_directed", "packed_keys", "unpack_ke
 
 
 def packed_keys(a, b, n):
-    """Pack vertex pairs into sortable int64 keys ``a * n + b`` (exact for n < 2**31)."""
+    """Pack vertex pairs into int64 keys that sort like ``(a, b)``.
+
+    ``a << 32 | b`` when ids fit in 31 bits (shifts and masks, much cheaper to
+    undo than a division), else ``a * n + b`` (exact while ``n**2 < 2**63``).
+    """
     xp = module_of(a)
+    if n <= 2**31:
+        return (a.astype(xp.int64) << 32) | b.astype(xp.int64)
     return a.astype(xp.int64) * n + b.astype(xp.int64)
 
 
 def unpack_keys(keys, n, dtype):
     """Invert :func:`packed_keys`."""
+    if n <= 2**31:
+        return (keys >> 32).astype(dtype), (keys & 0xFFFFFFFF).astype(dtype)
     return (keys // n).astype(dtype), (keys % n).astype(dtype)
 
 

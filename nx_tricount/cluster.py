@@ -128,10 +128,7 @@ def _arcs(G, plan):
 
 def _degree(prepared):
     """Undirected degree (original ids) of an undirected ``Prepared``."""
-    xp = module_of(prepared.rows)
-    n = prepared.n
-    degree = xp.bincount(prepared.rows, minlength=n) + xp.bincount(prepared.indices, minlength=n)
-    return prepared.to_original_vertices(degree)
+    return prepared.to_original_vertices(prepared.degree)
 
 
 def _exact_sum(values):

@@ -18,7 +18,7 @@ __all__ = ["from_networkx", "to_networkx"]
 
 def _integer_labels(nodes):
     """The labels as an int64 array when they are all Python ints, else None."""
-    if not all(type(v) is int for v in nodes):
+    if set(map(type, nodes)) != {int}:  # C-level pass; bool and numpy ints excluded
         return None
     try:
         return np.array(nodes, dtype=np.int64)

@@ -52,6 +52,8 @@ class Prepared:
         One value per arc (CSR order), for weighted triangle sums.
     perm : array or None
         ``perm[new_id] = original_id`` when the vertices were reordered.
+    degree : array or None
+        Undirected degree of every vertex (CSR ids), for undirected graphs.
     orientation, ordering : str
         How the CSR was made; ``orientation == "arcs"`` means the arcs of a
         directed graph as given, which may contain cycles.
@@ -65,6 +67,7 @@ class Prepared:
     rows: object
     values: object = None
     perm: object = None
+    degree: object = None
     orientation: str = "id"
     ordering: str = "none"
     derived: dict = field(default_factory=dict)
@@ -123,7 +126,7 @@ def prepare_undirected(src, dst, n, *, orientation, ordering, values=None, uniqu
         degree = degree[perm]
     arc_src, arc_dst = orient(orientation, lo, hi, degree)
     indptr, indices, rows, values = build_csr(arc_src, arc_dst, n, values)
-    return Prepared(n, indptr, indices, rows, values, perm, orientation, ordering)
+    return Prepared(n, indptr, indices, rows, values, perm, degree, orientation, ordering)
 
 
 def prepare_arcs(src, dst, n):

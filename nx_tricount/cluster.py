@@ -26,7 +26,6 @@ from .preprocess import (
     prepare_arcs,
     prepare_undirected,
     simplify_directed,
-    simplify_undirected,
 )
 from .preprocess.simplify import packed_keys, unpack_keys
 

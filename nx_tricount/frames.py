@@ -8,7 +8,6 @@ Python loop over edges.
 """
 
 import networkx as nx
-import numpy as np
 
 from .device import module_of
 from .graph import TriGraph

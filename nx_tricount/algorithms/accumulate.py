@@ -8,10 +8,11 @@ are summed afterwards. Memory is ``threads * length`` counters.
 
 import numba
 import numpy as np
+from numba import njit
 
 from .counts import PER_EDGE, PER_NODE
 
-__all__ = ["accumulate_per_thread"]
+__all__ = ["accumulate_per_thread", "credit_arc"]
 
 
 def accumulate_per_thread(kernel, arrays, prepared, mode):
@@ -39,3 +40,15 @@ def accumulate_per_thread(kernel, arrays, prepared, mode):
     out = np.zeros((numba.get_num_threads(), length), dtype=values.dtype)
     kernel(*arrays, values, weighted, mode_code, out)
     return out.sum(axis=0)
+
+
+@njit(cache=True, inline="always")
+def credit_arc(row, weighted, mode, e, u, v, found):
+    """Credit the ``found`` triangles on arc ``e = u -> v`` to its two ends
+    (PER_NODE) or to the arc (PER_EDGE); weighted sums were credited per triangle."""
+    if not weighted:
+        if mode == PER_NODE:
+            row[u] += found
+            row[v] += found
+        else:
+            row[e] += found

@@ -11,7 +11,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .accumulate import accumulate_per_thread
+from .accumulate import accumulate_per_thread, credit_arc
 from .counts import PER_NODE, TOTAL
 
 __all__ = ["count_cpu", "count_gpu", "search_arc"]
@@ -96,12 +96,7 @@ def _accumulate(indptr, indices, rows, values, weighted, mode, out):
         u = rows[e]
         v = indices[e]
         found = search_arc(indptr, indices, e, u, v, values, weighted, mode, row)
-        if not weighted:
-            if mode == PER_NODE:
-                row[u] += found
-                row[v] += found
-            else:
-                row[e] += found
+        credit_arc(row, weighted, mode, e, u, v, found)
 
 
 def count_cpu(prepared, mode):

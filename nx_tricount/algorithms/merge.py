@@ -11,7 +11,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .accumulate import accumulate_per_thread
+from .accumulate import accumulate_per_thread, credit_arc
 from .counts import PER_NODE
 
 __all__ = ["count_cpu", "count_gpu"]
@@ -77,12 +77,7 @@ def _accumulate(indptr, indices, rows, values, weighted, mode, out):
                 found += 1
                 i += 1
                 j += 1
-        if not weighted:
-            if mode == PER_NODE:
-                row[u] += found
-                row[v] += found
-            else:
-                row[e] += found
+        credit_arc(row, weighted, mode, e, u, v, found)
 
 
 def count_cpu(prepared, mode):

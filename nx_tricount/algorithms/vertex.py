@@ -11,8 +11,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .accumulate import accumulate_per_thread
-from .counts import PER_NODE, TOTAL
+from .accumulate import accumulate_per_thread, credit_arc
+from .counts import TOTAL
 from .edge import search_arc
 
 __all__ = ["count_cpu", "count_gpu"]
@@ -38,12 +38,7 @@ def _accumulate(indptr, indices, values, weighted, mode, out):
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
             found = search_arc(indptr, indices, e, u, v, values, weighted, mode, row)
-            if not weighted:
-                if mode == PER_NODE:
-                    row[u] += found
-                    row[v] += found
-                else:
-                    row[e] += found
+            credit_arc(row, weighted, mode, e, u, v, found)
 
 
 def count_cpu(prepared, mode):

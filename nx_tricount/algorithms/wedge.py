@@ -115,12 +115,30 @@ def _find(indices, lo, hi, x):
 
 
 @njit(cache=True, inline="always")
-def _next_base(prefix, v):
-    """The next vertex after ``v`` that has at least one wedge."""
-    v += 1
-    while prefix[v + 1] == prefix[v]:
-        v += 1
-    return v
+def _first_wedge(indptr, prefix, k):
+    """Base vertex, its out-degree and the pair ``(i, j)`` of global wedge ``k``:
+    a binary search over the prefix sums (§3 step a), then the triangular mapping."""
+    v = np.searchsorted(prefix, k, side="right") - 1
+    d = indptr[v + 1] - indptr[v]
+    i, j = wedge_pair(k - prefix[v], d)
+    return v, d, i, j
+
+
+@njit(cache=True, inline="always")
+def _next_wedge(indptr, prefix, v, d, i, j):
+    """The wedge after ``(v; i, j)`` without searching (§5.2): the next ``j``, else
+    the next row ``i``, else the next vertex that has a wedge."""
+    j += 1
+    if j == d:
+        i += 1
+        j = i + 1
+        if j == d:
+            v += 1
+            while prefix[v + 1] == prefix[v]:
+                v += 1
+            d = indptr[v + 1] - indptr[v]
+            i, j = 0, 1
+    return v, d, i, j
 
 
 @njit(parallel=True, cache=True)
@@ -131,9 +149,7 @@ def _total(indptr, indices, prefix, spread, both_directions):
     for t in prange(tasks):
         k = t * spread
         k_end = min(k + spread, wedges)
-        v = np.searchsorted(prefix, k, side="right") - 1
-        d = indptr[v + 1] - indptr[v]
-        i, j = wedge_pair(k - prefix[v], d)
+        v, d, i, j = _first_wedge(indptr, prefix, k)
         found = 0
         while True:
             base = indptr[v]
@@ -148,14 +164,7 @@ def _total(indptr, indices, prefix, spread, both_directions):
             k += 1
             if k == k_end:
                 break
-            j += 1
-            if j == d:
-                i += 1
-                j = i + 1
-                if j == d:
-                    v = _next_base(prefix, v)
-                    d = indptr[v + 1] - indptr[v]
-                    i, j = 0, 1
+            v, d, i, j = _next_wedge(indptr, prefix, v, d, i, j)
         total += found
     return total
 
@@ -169,9 +178,7 @@ def _accumulate(indptr, indices, prefix, spread, both_directions, values, weight
         row = out[numba.get_thread_id()]
         k = t * spread
         k_end = min(k + spread, wedges)
-        v = np.searchsorted(prefix, k, side="right") - 1
-        d = indptr[v + 1] - indptr[v]
-        i, j = wedge_pair(k - prefix[v], d)
+        v, d, i, j = _first_wedge(indptr, prefix, k)
         while True:
             base = indptr[v]
             w = indices[base + i]
@@ -196,14 +203,7 @@ def _accumulate(indptr, indices, prefix, spread, both_directions, values, weight
             k += 1
             if k == k_end:
                 break
-            j += 1
-            if j == d:
-                i += 1
-                j = i + 1
-                if j == d:
-                    v = _next_base(prefix, v)
-                    d = indptr[v + 1] - indptr[v]
-                    i, j = 0, 1
+            v, d, i, j = _next_wedge(indptr, prefix, v, d, i, j)
 
 
 def _prefix(prepared):

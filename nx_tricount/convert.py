@@ -212,6 +212,11 @@ def to_networkx(graph):
         for name, values in graph.edge_data.items()
     }
     dicts = columns.pop("__dicts__", None)
+    keys = graph.edge_keys if graph.multigraph else None
+    ends = (src, dst) if keys is None else (src, dst, keys)
+    if dicts is None and not columns:
+        G.add_edges_from(zip(*ends))  # no attributes: no dict per edge to build
+        return G
     masks = {name: to_host(mask).tolist() for name, mask in graph.edge_masks.items()}
     data = []
     for row in range(len(src)):
@@ -220,8 +225,5 @@ def to_networkx(graph):
             if name not in masks or masks[name][row]:
                 attrs[name] = values[row]
         data.append(attrs)
-    if graph.multigraph and graph.edge_keys is not None:
-        G.add_edges_from(zip(src, dst, graph.edge_keys, data))
-    else:
-        G.add_edges_from(zip(src, dst, data))
+    G.add_edges_from(zip(*ends, data))
     return G

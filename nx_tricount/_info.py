@@ -12,11 +12,13 @@ FUNCTIONS = ("triangles", "clustering", "average_clustering", "transitivity")
 
 _ADDITIONAL_PARAMETERS = {
     "algorithm : str, optional": (
-        "Counting algorithm: 'auto' (default), 'merge', 'wedge', 'edge', 'vertex' "
-        "or 'hash'. Overrides nx.config.backends.tricount.algorithm for this call."
+        "Counting algorithm: 'auto' (default), 'merge', 'wedge', 'edge', 'vertex', "
+        "'hash' or 'bitmap'. Overrides nx.config.backends.tricount.algorithm for this call."
     ),
-    "orientation : str, optional": "Edge orientation: 'auto', 'id' or 'degree'.",
-    "ordering : str, optional": "Vertex ordering: 'auto', 'none' or 'degree'.",
+    "orientation : str, optional": "Edge orientation: 'auto', 'id', 'degree' or 'a-direction'.",
+    "ordering : str, optional": (
+        "Vertex ordering: 'auto', 'none', 'degree', 'a-order', 'in-degree' or 'collective'."
+    ),
     "device : str, optional": "Where to count: 'auto', 'gpu' or 'cpu'.",
 }
 

@@ -13,9 +13,9 @@ __all__ = ["TricountConfig", "CHOICES", "config_from_environment"]
 
 #: Accepted values of each string-valued setting; the first is the default.
 CHOICES = {
-    "algorithm": ("auto", "merge", "wedge", "edge", "vertex", "hash"),
-    "orientation": ("auto", "id", "degree"),
-    "ordering": ("auto", "none", "degree"),
+    "algorithm": ("auto", "merge", "wedge", "edge", "vertex", "hash", "bitmap"),
+    "orientation": ("auto", "id", "degree", "a-direction"),
+    "ordering": ("auto", "none", "degree", "a-order", "in-degree", "collective"),
     "device": ("auto", "gpu", "cpu"),
 }
 
@@ -36,18 +36,23 @@ class TricountConfig(Config):
 
     Attributes
     ----------
-    algorithm : {"auto", "merge", "wedge", "edge", "vertex", "hash"}
+    algorithm : {"auto", "merge", "wedge", "edge", "vertex", "hash", "bitmap"}
         Counting algorithm. ``"merge"`` is Polak's forward algorithm (one task per
         oriented edge, two-pointer merge); ``"wedge"`` is WeTriC's wedge-parallel
         binary search; ``"edge"`` and ``"vertex"`` are its edge- and
         vertex-parallel binary-search baselines; ``"hash"`` is TRUST's
-        vertex-centric hashing. ``"auto"`` chooses per graph.
-    orientation : {"auto", "id", "degree"}
+        vertex-centric hashing; ``"bitmap"`` intersects neighbour lists as bit
+        slices. ``"auto"`` chooses per graph.
+    orientation : {"auto", "id", "degree", "a-direction"}
         How each undirected edge is directed before counting: from the smaller id
-        to the larger, or from the lower degree to the higher (ties by id).
-    ordering : {"auto", "none", "degree"}
-        Vertex relabelling before orientation: keep the ids, or number vertices by
-        ascending degree.
+        to the larger; from the lower degree to the higher (ties by id); or by
+        A-direction's peeling with a doubling degree threshold, which evens out
+        the out-degrees.
+    ordering : {"auto", "none", "degree", "a-order", "in-degree", "collective"}
+        Vertex relabelling: keep the ids; number vertices by ascending degree
+        before orienting; or, after orienting, A-order's bucket balancing of
+        memory- and compute-bound vertices, or TRUST's collision-reducing
+        numberings by in-degree or by collective out-degree.
     device : {"auto", "gpu", "cpu"}
         Where to count. ``"auto"`` uses the GPU when CuPy sees one and the
         algorithm has a GPU implementation; ``"gpu"`` without a GPU is an error.

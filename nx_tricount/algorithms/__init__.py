@@ -17,6 +17,7 @@ ALGORITHMS = {
     "edge": "edge",
     "vertex": "vertex",
     "hash": "hash",
+    "bitmap": "bitmap",
 }
 
 #: The preprocessing each algorithm is designed for, used when the configuration
@@ -27,6 +28,7 @@ PREPROCESSING = {
     "edge": ("id", "degree"),  # WeTriC's baselines: the same preprocessing (§6.2)
     "vertex": ("id", "degree"),
     "hash": ("degree", "none"),  # TRUST: degree orientation
+    "bitmap": ("a-direction", "none"),  # bit-wise paper §3.1: non-center -> center
 }
 
 

@@ -17,7 +17,6 @@ the triangle's three edge values ``b``. NetworkX's ``t`` is twice that sum with
 import networkx as nx
 import numpy as np
 
-from .algorithms import count
 from .convert import from_networkx
 from .device import array_module, module_of, to_host
 from .graph import TriGraph
@@ -182,7 +181,7 @@ def _undirected_terms(G, plan, weight, considered):
     """``(t, denominator)`` per vertex for undirected clustering."""
     if weight is None:
         prepared = _undirected(G, plan)
-        triangles_at = count(prepared, plan.algorithm, "per_node", plan.device).per_node
+        triangles_at = plan.count(prepared, "per_node").per_node
         degree = _degree(prepared)
         return 2 * triangles_at, degree * (degree - 1)
 
@@ -206,7 +205,7 @@ def _undirected_terms(G, plan, weight, considered):
     # NetworkX divides by max_weight for every neighbour of a visited node.
     if max_weight == 0 and bool((degree[considered] > 0).any()):
         raise ZeroDivisionError("division by zero")
-    sums = count(prepared, plan.algorithm, "per_node", plan.device).per_node
+    sums = plan.count(prepared, "per_node").per_node
     return 2 * sums, degree * (degree - 1)
 
 
@@ -261,7 +260,7 @@ def _directed_terms(G, plan, weight, considered):
         t, _ = _directed_terms(G, plan, None, considered)
         if bool((t[considered] != 0).any()):
             raise ZeroDivisionError("division by zero")
-    sums = count(prepared, plan.algorithm, "per_node", plan.device).per_node
+    sums = plan.count(prepared, "per_node").per_node
     return 2 * sums, denominator
 
 
@@ -311,7 +310,7 @@ def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None,
     selection = _select(G, nodes)
     plan = make_plan(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
     prepared = _undirected(G, plan)
-    per_node = count(prepared, plan.algorithm, "per_node", plan.device).per_node
+    per_node = plan.count(prepared, "per_node").per_node
     return _per_node_result(G, selection, to_host(per_node).tolist())
 
 
@@ -442,10 +441,10 @@ def transitivity(G, *, algorithm=None, orientation=None, ordering=None, device=N
     plan = make_plan(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
     if G.directed:
         prepared = _arcs(G, plan)
-        triples = count(prepared, plan.algorithm, "total", plan.device).total
+        triples = plan.count(prepared, "total").total
         out_degree = to_host(prepared.indptr[1:] - prepared.indptr[:-1])
         return 0 if triples == 0 else triples / _exact_sum(out_degree * (out_degree - 1))
     prepared = _undirected(G, plan)
-    total = count(prepared, plan.algorithm, "total", plan.device).total
+    total = plan.count(prepared, "total").total
     degree = to_host(_degree(prepared))
     return 0 if total == 0 else 6 * total / _exact_sum(degree * (degree - 1))

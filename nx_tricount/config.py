@@ -9,7 +9,7 @@ import os
 
 from networkx.utils.configs import Config
 
-__all__ = ["TricountConfig", "CHOICES", "config_from_environment"]
+__all__ = ["TricountConfig", "CHOICES", "KERNEL_PARAMETERS", "config_from_environment"]
 
 #: Accepted values of each string-valued setting; the first is the default.
 CHOICES = {
@@ -18,6 +18,30 @@ CHOICES = {
     "ordering": ("auto", "none", "degree", "a-order", "in-degree", "collective"),
     "device": ("auto", "gpu", "cpu"),
 }
+
+
+#: Kernel parameters of the GPU algorithms: setting -> (algorithm, keyword of its
+#: ``count_gpu``, smallest accepted value). ``None`` (the default) lets the kernel
+#: choose.
+KERNEL_PARAMETERS = {
+    "wedge_spread": ("wedge", "spread", 1),
+    "wedge_bitmap_rows": ("wedge", "bitmap_rows", 0),
+    "hash_block_degree": ("hash", "block_degree", 2),
+    "hash_chunk": ("hash", "chunk", 1),
+}
+
+
+def check_parameter(key, value):
+    """Return ``value`` if it is accepted for kernel parameter ``key``, else raise."""
+    smallest = KERNEL_PARAMETERS[key][2]
+    if value is None:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or value < smallest:
+        raise ValueError(
+            f"Invalid tricount {key} {value!r}; accepted values are None (the kernel "
+            f"chooses) or an int >= {smallest}"
+        )
+    return value
 
 
 def check_choice(key, value):
@@ -56,16 +80,33 @@ class TricountConfig(Config):
     device : {"auto", "gpu", "cpu"}
         Where to count. ``"auto"`` uses the GPU when CuPy sees one and the
         algorithm has a GPU implementation; ``"gpu"`` without a GPU is an error.
+    wedge_spread : int or None
+        Wedges per GPU thread of ``wedge`` (WeTriC §5.2); None: the default.
+    wedge_bitmap_rows : int or None
+        Most bitmap rows of ``wedge`` on the GPU (WeTriC §5.4; 0 turns the bitmap
+        off); None: the default.
+    hash_block_degree : int or None
+        Out-degree above which ``hash`` gives a vertex a whole block instead of a
+        warp on the GPU (TRUST §4.3); None: 100.
+    hash_chunk : int or None
+        Vertices a warp of ``hash`` takes at a time on the GPU (TRUST §4.3); None:
+        chosen from the graph.
     """
 
     algorithm: str = "auto"
     orientation: str = "auto"
     ordering: str = "auto"
     device: str = "auto"
+    wedge_spread: int | None = None
+    wedge_bitmap_rows: int | None = None
+    hash_block_degree: int | None = None
+    hash_chunk: int | None = None
 
     def _on_setattr(self, key, value):
         if key in CHOICES:
             return check_choice(key, value)
+        if key in KERNEL_PARAMETERS:
+            return check_parameter(key, value)
         return super()._on_setattr(key, value)
 
 
@@ -76,4 +117,12 @@ def config_from_environment(environ=os.environ):
         name = f"NX_TRICOUNT_{key.upper()}"
         if environ.get(name):
             values[key] = environ[name].strip().lower()
+    for key in KERNEL_PARAMETERS:
+        name = f"NX_TRICOUNT_{key.upper()}"
+        text = environ.get(name, "").strip()
+        if text:
+            try:
+                values[key] = int(text)
+            except ValueError:
+                raise ValueError(f"{name} must be an integer, got {text!r}") from None
     return TricountConfig(**values)

@@ -8,8 +8,8 @@ counting, and logs it at DEBUG on the ``nx_tricount`` logger.
 import logging
 from dataclasses import dataclass
 
-from .algorithms import PREPROCESSING, has_gpu
-from .config import check_choice, config_from_environment
+from .algorithms import PREPROCESSING, count, has_gpu
+from .config import KERNEL_PARAMETERS, check_choice, config_from_environment
 from .device import resolve_device
 
 __all__ = ["Plan", "make_plan", "current_config"]
@@ -26,13 +26,24 @@ class Plan:
     ordering: str
     device: str
     reasons: tuple = ()
+    parameters: tuple = ()  # (keyword, value) pairs for the GPU kernel's count_gpu
 
     def __str__(self):
         text = (
             f"algorithm={self.algorithm} orientation={self.orientation} "
             f"ordering={self.ordering} device={self.device}"
         )
+        text += "".join(f" {key}={value}" for key, value in self.parameters)
         return text + "".join(f"\n  - {reason}" for reason in self.reasons)
+
+    def count(self, prepared, mode):
+        """Count ``prepared`` (made with this plan's preprocessing) in ``mode``.
+
+        Returns
+        -------
+        Counts
+        """
+        return count(prepared, self.algorithm, mode, self.device, dict(self.parameters))
 
 
 def current_config():
@@ -105,6 +116,14 @@ def make_plan(*, algorithm=None, orientation=None, ordering=None, device=None):
     if ordering == "auto":
         ordering = default_ordering
         reasons.append(f"ordering auto -> {ordering}: what {chosen} is designed for")
-    plan = Plan(chosen, orientation, ordering, resolved_device, tuple(reasons))
+    # Kernel parameters set in the configuration, for the chosen algorithm's GPU kernel.
+    parameters = ()
+    if resolved_device == "gpu":
+        parameters = tuple(
+            (keyword, config[key])
+            for key, (owner, keyword, _) in KERNEL_PARAMETERS.items()
+            if owner == chosen and config[key] is not None
+        )
+    plan = Plan(chosen, orientation, ordering, resolved_device, tuple(reasons), parameters)
     logger.debug("tricount plan: %s", plan)
     return plan

@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 import nx_tricount
-from nx_tricount.config import CHOICES
+from nx_tricount.config import CHOICES, KERNEL_PARAMETERS
 from nx_tricount.device import GPUNotAvailableError, gpu_available
 
 
@@ -50,6 +50,31 @@ def test_invalid_values_name_the_accepted_ones(key):
     with pytest.raises(ValueError, match="accepted values"):
         nx.triangles(nx.complete_graph(3), backend="tricount", **{key: "bogus"})
     assert config[key] == CHOICES[key][0]
+
+
+@pytest.mark.parametrize("key", list(KERNEL_PARAMETERS))
+def test_kernel_parameters_take_none_or_an_int(key):
+    config = nx.config.backends.tricount
+    smallest = KERNEL_PARAMETERS[key][2]
+    assert config[key] is None
+    for bad in (smallest - 1, 2.5, "8", True):
+        with pytest.raises(ValueError, match=f"Invalid tricount {key} .*an int >= {smallest}"):
+            setattr(config, key, bad)
+    with config(**{key: smallest + 3}):
+        assert config[key] == smallest + 3
+    assert config[key] is None
+
+
+def test_kernel_parameters_reach_the_gpu_plan_only():
+    config = nx.config.backends.tricount
+    with config(hash_block_degree=64, wedge_spread=8):
+        assert nx_tricount.make_plan(algorithm="hash", device="cpu").parameters == ()
+        if gpu_available():
+            assert nx_tricount.make_plan(algorithm="hash", device="gpu").parameters == (
+                ("block_degree", 64),
+            )
+            plan = nx_tricount.make_plan(algorithm="wedge", device="gpu")
+            assert plan.parameters == (("spread", 8),) and "spread=8" in str(plan)
 
 
 def test_unknown_setting_is_rejected():
@@ -111,6 +136,11 @@ def test_environment_sets_defaults():
         NX_TRICOUNT_DEVICE="cpu",
     )
     assert out.split() == ["wedge", "cpu"]
+    out = run_python(
+        "import networkx as nx; print(nx.config.backends.tricount.hash_block_degree)",
+        NX_TRICOUNT_HASH_BLOCK_DEGREE="64",
+    )
+    assert out.strip() == "64"
 
 
 def test_autoconfig_dispatches_unchanged_scripts():

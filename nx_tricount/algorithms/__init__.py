@@ -47,7 +47,7 @@ def has_gpu(algorithm):
     return hasattr(_module(algorithm), "count_gpu")
 
 
-def count(prepared, algorithm, mode, device="cpu"):
+def count(prepared, algorithm, mode, device="cpu", parameters=None):
     """Count triangles of ``prepared`` with ``algorithm`` in ``mode``.
 
     Parameters
@@ -58,6 +58,8 @@ def count(prepared, algorithm, mode, device="cpu"):
     mode : {"total", "per_node", "per_edge"}
     device : {"cpu", "gpu"}
         Resolved device; ``prepared`` must live there.
+    parameters : dict, optional
+        Keywords of the algorithm's ``count_gpu`` (kernel parameters); GPU only.
 
     Returns
     -------
@@ -66,8 +68,10 @@ def count(prepared, algorithm, mode, device="cpu"):
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; accepted: {', '.join(MODES)}")
     module = _module(algorithm)
-    run = module.count_gpu if device == "gpu" else module.count_cpu
-    raw = run(prepared, mode)
+    if device == "gpu":
+        raw = module.count_gpu(prepared, mode, **(parameters or {}))
+    else:
+        raw = module.count_cpu(prepared, mode)
     result = Counts(mode=mode, algorithm=algorithm, device=device)
     if mode == "total":
         result.total = int(raw)

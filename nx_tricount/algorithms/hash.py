@@ -4,12 +4,16 @@ neighbour ``w ∈ N+(v)`` of every ``v ∈ N+(u)``; each hit closes the triangle
 ``(u, v, w)``. One table per vertex (not per arc) is TRUST's point: ``n``
 table builds instead of ``m``, and each lookup is O(1).
 
-The CPU engine uses a direct-address table: one array of ``n`` slots per
+The GPU kernel (``kernels/hash.cu``) is TRUST's design: bucketed tables with
+interleaved levels, bucket lengths and the first levels in shared memory,
+virtual combination of the 2-hop lists, a block per vertex of out-degree above
+``block_degree`` and a warp per smaller one, and chunked dynamic scheduling.
+
+The CPU engine uses a direct-address table instead: one array of ``n`` slots per
 thread, where slot ``w`` holds the CSR position of the arc ``u -> w``. A slot
 written for an earlier vertex holds a position outside ``u``'s CSR row, so the
-table never needs clearing and has no collisions. TRUST's bucketed tables,
-interleaved bucket layout and warp/block split are GPU shared-memory mechanics
-and belong to the GPU kernel.
+table never needs clearing and has no collisions. Buckets, interleaving and the
+warp/block split are GPU shared-memory mechanics with no gain on a CPU core.
 """
 
 import numba
@@ -18,11 +22,37 @@ from numba import njit, prange
 
 from .counts import PER_EDGE, PER_NODE, TOTAL
 
-__all__ = ["count_cpu"]
+__all__ = ["count_cpu", "count_gpu"]
 
 #: Vertices per scheduling chunk: small enough to spread the few heavy
 #: vertices of a skewed graph over the threads.
 CHUNK = 64
+
+#: Out-degree above which a vertex is the task of a whole block rather than of one
+#: warp (TRUST §4.3 found 100 best), the default of :func:`count_gpu`.
+BLOCK_DEGREE = 100
+
+#: Threads per block of the GPU kernel: eight warps, and the width of a block's tile
+#: of out-neighbours in the virtual combination.
+GPU_THREADS = 256
+
+#: Levels of each bucket cached in shared memory (TRUST §3.2 caches 6), and levels a
+#: bucket holds in all before it overflows into the next one (TRUST sees at most 16
+#: collisions after its reorderings).
+CACHED_LEVELS = 6
+MIN_LEVELS = 16
+
+#: Buckets of a warp's table (TRUST §3.1: 32, one per lane), the default of
+#: :func:`count_gpu`; a power of two.
+WARP_BUCKETS = 32
+
+#: Shared memory a block's table may use (bytes): the rest of the multiprocessor's
+#: shared memory keeps several blocks resident for the warp phase.
+BLOCK_TABLE_BYTES = 24 * 1024
+
+#: Fewest and most buckets of a block's table: about one bucket per two entries of the
+#: largest block vertex, within these bounds.
+MIN_BUCKETS, MAX_BUCKETS = 64, 1024
 
 
 @njit(parallel=True, cache=True)
@@ -114,3 +144,119 @@ def count_cpu(prepared, mode):
     if mode == "total":
         return int(out[:, 0].sum())
     return out.sum(axis=0)
+
+
+def _task_lists(prepared, block_degree):
+    """``(large, small, largest)``: the vertices with out-degree above
+    ``block_degree``, those with out-degree 2 to ``block_degree`` (vertex-id arrays),
+    and the largest out-degree. Derived once per Prepared and threshold."""
+    import cupy
+
+    p = prepared
+    key = ("hash_tasks", block_degree)
+    if key not in p.derived:
+        out_degree = cupy.diff(p.indptr)
+        large = cupy.flatnonzero(out_degree > block_degree).astype(p.indices.dtype)
+        small = cupy.flatnonzero((out_degree >= 2) & (out_degree <= block_degree))
+        largest = int(out_degree.max()) if p.n else 0
+        p.derived[key] = (large, small.astype(p.indices.dtype), largest)
+    return p.derived[key]
+
+
+def _block_table(largest, vid_bytes):
+    """``(buckets, levels, cached)`` of a block's table for out-degrees up to ``largest``:
+    about one bucket per two entries, enough levels that the table holds ``largest``
+    entries, and as many cached levels as :data:`BLOCK_TABLE_BYTES` allows."""
+    buckets = MIN_BUCKETS
+    while buckets < MAX_BUCKETS and 2 * buckets < largest:
+        buckets *= 2
+    levels = max(MIN_LEVELS, -(-largest // buckets))
+    tile = GPU_THREADS * (16 + vid_bytes)  # prefix, firsts and middles of a tile
+    room = (BLOCK_TABLE_BYTES - tile - 4 * buckets) // (buckets * vid_bytes)
+    return buckets, levels, max(1, min(CACHED_LEVELS, room))
+
+
+def _warp_shared_bytes(buckets, cached, vid_bytes):
+    """Shared memory of one warp's task (as ``warp_shared_bytes`` in the kernel)."""
+    return -(-(64 * 8 + buckets * 4 + (32 + cached * buckets) * vid_bytes) // 8) * 8
+
+
+def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=None):
+    """Count on the GPU (``kernels/hash.cu``): TRUST's vertex-centric hashing.
+
+    Same contract as :func:`count_cpu`, with CuPy arrays in and out.
+
+    Parameters
+    ----------
+    prepared : Prepared
+        Oriented CSR on the GPU.
+    mode : {"total", "per_node", "per_edge"}
+    block_degree : int, optional
+        Out-degree above which a vertex is counted by a whole block instead of one
+        warp (default :data:`BLOCK_DEGREE`).
+    chunk : int, optional
+        Small vertices a warp takes at a time (default: about 64 takes per warp, from 1
+        to 32 vertices each).
+    warp_buckets : int, optional
+        Buckets of a warp's table, a power of two from 32 to 1024 (default
+        :data:`WARP_BUCKETS`).
+    """
+    import cupy
+
+    from . import gpu
+
+    p = prepared
+    block_degree = BLOCK_DEGREE if block_degree is None else int(block_degree)
+    if block_degree < 2:
+        raise ValueError(f"block_degree must be at least 2, got {block_degree}")
+    warp_buckets = WARP_BUCKETS if warp_buckets is None else int(warp_buckets)
+    if warp_buckets not in [2**k for k in range(5, 11)]:
+        raise ValueError(f"warp_buckets must be a power of two from 32 to 1024, got {warp_buckets}")
+    vid_bytes = np.dtype(p.indices.dtype).itemsize
+    gpu.check_memory(gpu.output_bytes(p, mode) + 2 * vid_bytes * p.n, f"the {mode} output and task lists")
+    with gpu.cuda_errors("preparing the hash count"):
+        large, small, largest = _task_lists(p, block_degree)
+    buckets, block_levels, block_cached = _block_table(max(largest, block_degree), vid_bytes)
+    warp_levels = max(MIN_LEVELS, -(-block_degree // warp_buckets))
+    warp_cached = min(CACHED_LEVELS, warp_levels)
+    warps = GPU_THREADS // 32
+    block_bytes = GPU_THREADS * (16 + vid_bytes) + buckets * (4 + block_cached * vid_bytes)
+    shared = max(block_bytes, warps * _warp_shared_bytes(warp_buckets, warp_cached, vid_bytes))
+
+    out, weighted = gpu.output(p, mode)
+    weight = p.values.dtype if weighted else np.float64
+    kernel = gpu.function("hash.cu", gpu.entry("hash", mode, weighted), vid=p.indices.dtype, weight=weight)
+    grid = min(gpu.resident_blocks(kernel, shared, GPU_THREADS), max(1, large.size + -(-small.size // warps)))
+    if chunk is None:
+        chunk = min(32, max(1, small.size // (grid * warps * 64)))
+    elif int(chunk) < 1:
+        raise ValueError(f"chunk must be at least 1, got {chunk}")
+    scratch_stride = max(
+        buckets * (block_levels - block_cached), warps * warp_buckets * (warp_levels - warp_cached)
+    )
+    needs_positions = mode == "per_edge" or weighted
+    positions_stride = (
+        max(buckets * block_levels, warps * warp_buckets * warp_levels) if needs_positions else 0
+    )
+    gpu.check_memory(
+        grid * (scratch_stride * vid_bytes + positions_stride * 4),
+        "the hash tables' global levels",
+    )
+    with gpu.cuda_errors("running the hash kernel"):
+        scratch = cupy.empty(max(1, grid * scratch_stride), dtype=p.indices.dtype)
+        positions = cupy.empty(max(1, grid * positions_stride), dtype=np.int32)
+        claimed = cupy.zeros(2, dtype=np.uint64)
+        if large.size or small.size:
+            gpu.launch(
+                kernel,
+                grid * GPU_THREADS,
+                (p.indptr, p.indices, large, np.int64(large.size), small, np.int64(small.size),
+                 claimed, np.int32(chunk), np.int32(buckets), np.int32(block_levels),
+                 np.int32(block_cached), np.int32(warp_buckets), np.int32(warp_levels),
+                 np.int32(warp_cached), scratch,
+                 np.int64(scratch_stride), positions, np.int64(positions_stride),
+                 gpu.kernel_values(p, weighted), out),
+                threads=GPU_THREADS,
+                shared_mem=shared,
+            )
+    return gpu.finish(out, mode)

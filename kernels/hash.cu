@@ -349,8 +349,13 @@ __device__ void hash_count(const long long* __restrict__ indptr, const VID* __re
     if (MODE == MODE_TOTAL) block_add((u64*)out, total);
 }
 
+// Eight blocks of 256 threads a multiprocessor: caps the registers at 32 a thread
+// (47 uncapped), for full occupancy; 18-24% faster on R-MAT 18 and 22 on an H100
+// (docs/benchmarks.md).
+#define HASH_MIN_BLOCKS 8
+
 #define HASH_ENTRY(name, MODE)                                                               \
-    extern "C" __global__ void name(                                                         \
+    extern "C" __global__ void __launch_bounds__(256, HASH_MIN_BLOCKS) name(                 \
         const long long* indptr, const VID* indices, const VID* large, long long large_count, \
         const VID* small, long long small_count, unsigned long long* next, int chunk,        \
         int buckets, int block_levels, int block_cached, int warp_buckets, int warp_levels,  \

@@ -12,7 +12,7 @@ from numba import njit
 
 from .counts import PER_EDGE, PER_NODE
 
-__all__ = ["accumulate_per_thread", "credit_arc"]
+__all__ = ["accumulate_per_thread", "credit_arc", "credit_triangle"]
 
 
 def accumulate_per_thread(kernel, arrays, prepared, mode):
@@ -52,3 +52,22 @@ def credit_arc(row, weighted, mode, e, u, v, found):
             row[v] += found
         else:
             row[e] += found
+
+
+@njit(cache=True, inline="always")
+def credit_triangle(row, values, weighted, mode, e, i, j, u, v, a):
+    """Credit one triangle ``u, v, a`` found at arc ``e = u -> v``, where ``a`` sits
+    at positions ``i`` and ``j`` of ``N+(u)`` and ``N+(v)``: the product of its three
+    arc values to all three vertices (weighted), 1 to the third vertex (PER_NODE;
+    :func:`credit_arc` credits ``u`` and ``v`` once per arc), or 1 to the arcs
+    ``u -> a`` and ``v -> a`` (PER_EDGE)."""
+    if weighted:
+        x = values[e] * values[i] * values[j]
+        row[u] += x
+        row[v] += x
+        row[a] += x
+    elif mode == PER_NODE:
+        row[a] += 1
+    else:
+        row[i] += 1
+        row[j] += 1

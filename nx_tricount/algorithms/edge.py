@@ -11,8 +11,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .accumulate import accumulate_per_thread, credit_arc
-from .counts import PER_NODE, TOTAL
+from .accumulate import accumulate_per_thread, credit_arc, credit_triangle
+from .counts import TOTAL
 
 __all__ = ["count_cpu", "count_gpu", "search_arc"]
 
@@ -27,22 +27,6 @@ def _lower_bound(indices, lo, hi, x):
         else:
             hi = mid
     return lo
-
-
-@njit(cache=True)
-def _credit(row, values, weighted, mode, e, i, j, u, v, a):
-    """Credit one triangle ``u, v, a`` found at arc ``e`` (positions ``i``, ``j``
-    of ``a`` in ``N+(u)``, ``N+(v)``), as the merge algorithm does."""
-    if weighted:
-        x = values[e] * values[i] * values[j]
-        row[u] += x
-        row[v] += x
-        row[a] += x
-    elif mode == PER_NODE:
-        row[a] += 1
-    else:
-        row[i] += 1
-        row[j] += 1
 
 
 @njit(cache=True)
@@ -62,7 +46,7 @@ def search_arc(indptr, indices, e, u, v, values, weighted, mode, row):
             j = _lower_bound(indices, j, j_end, a)
             if j < j_end and indices[j] == a:
                 if mode != TOTAL:
-                    _credit(row, values, weighted, mode, e, i, j, u, v, a)
+                    credit_triangle(row, values, weighted, mode, e, i, j, u, v, a)
                 found += 1
                 j += 1
             i += 1
@@ -72,7 +56,7 @@ def search_arc(indptr, indices, e, u, v, values, weighted, mode, row):
             i = _lower_bound(indices, i, i_end, a)
             if i < i_end and indices[i] == a:
                 if mode != TOTAL:
-                    _credit(row, values, weighted, mode, e, i, j, u, v, a)
+                    credit_triangle(row, values, weighted, mode, e, i, j, u, v, a)
                 found += 1
                 i += 1
             j += 1
@@ -122,5 +106,5 @@ def count_gpu(prepared, mode):
     from . import gpu
 
     p = prepared
-    id_oriented = np.int32(p.orientation == "id")
+    id_oriented = np.int32(p.ascending)
     return gpu.count(p, mode, "edge", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), id_oriented))

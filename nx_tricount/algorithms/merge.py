@@ -11,8 +11,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .accumulate import accumulate_per_thread, credit_arc
-from .counts import PER_NODE
+from .accumulate import accumulate_per_thread, credit_arc, credit_triangle
 
 __all__ = ["count_cpu", "count_gpu"]
 
@@ -64,16 +63,7 @@ def _accumulate(indptr, indices, rows, values, weighted, mode, out):
             elif a > b:
                 j += 1
             else:
-                if weighted:
-                    x = values[e] * values[i] * values[j]
-                    row[u] += x
-                    row[v] += x
-                    row[a] += x
-                elif mode == PER_NODE:
-                    row[a] += 1
-                else:
-                    row[i] += 1
-                    row[j] += 1
+                credit_triangle(row, values, weighted, mode, e, i, j, u, v, a)
                 found += 1
                 i += 1
                 j += 1
@@ -103,5 +93,5 @@ def count_gpu(prepared, mode):
     from . import gpu
 
     p = prepared
-    id_oriented = np.int32(p.orientation == "id")
+    id_oriented = np.int32(p.ascending)
     return gpu.count(p, mode, "merge", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), id_oriented))

@@ -64,5 +64,5 @@ def count_gpu(prepared, mode):
     from . import gpu
 
     p = prepared
-    id_oriented = np.int32(p.orientation == "id")
+    id_oriented = np.int32(p.ascending)
     return gpu.count(p, mode, "vertex", p.n, (p.indptr, p.indices, np.int64(p.n), id_oriented))

@@ -222,7 +222,7 @@ def count_cpu(prepared, mode):
     """
     p = prepared
     prefix = _prefix(p)
-    both = p.orientation != "id"
+    both = not p.ascending
     if mode == "total":
         return int(_total(p.indptr, p.indices, prefix, CPU_SPREAD, both))
     arrays = (p.indptr, p.indices, prefix, CPU_SPREAD, both)
@@ -249,7 +249,7 @@ def _bitmap_layout(prepared, largest):
     ascend by degree and arcs point to higher ids), and the CSR position of their
     first arc. Derived once per Prepared and ``largest``."""
     p = prepared
-    if p.orientation != "id" or p.ordering != "degree" or largest <= 0:
+    if not p.ascending or p.ordering != "degree" or largest <= 0:
         return 0, p.m
     key = ("wedge_bitmap", largest)
     if key not in p.derived:
@@ -344,7 +344,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
                 count,
                 -(-wedges // spread),
                 (p.indptr, p.indices, p.rows, prefix, np.int64(p.n), np.int64(wedges),
-                 np.int32(spread), np.int32(p.orientation != "id"), bitmap,
+                 np.int32(spread), np.int32(not p.ascending), bitmap,
                  np.int64(first_row), np.int64(words), np.int64(p.n - hot),
                  gpu.kernel_values(p, weighted), out),
                 threads=threads,

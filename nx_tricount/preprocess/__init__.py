@@ -1,7 +1,8 @@
 """Preprocessing: edge list -> simple graph -> ordered, oriented CSR (``Prepared``).
 
-Every step is vectorized and runs with the array module of its input (NumPy
-on the CPU, CuPy on the GPU), so arrays never leave the device they start on.
+Every step runs with the array module of its input (NumPy on the CPU, CuPy on
+the GPU), so edge-sized arrays never leave the device they start on; only
+A-order balances its buckets on the host, from the out-degrees (vertex-sized).
 """
 
 from dataclasses import dataclass, field
@@ -9,8 +10,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..device import module_of
-from .csr import build_csr
-from .ordering import ORDERINGS, relabel, vertex_order
+from .a_direction import orientation_cost
+from .csr import build_csr, vertex_counts
+from .ordering import BEFORE_ORIENTATION, ORDERINGS, arc_order, relabel, vertex_order
 from .orientation import ORIENTATIONS, orient
 from .simplify import simplify_directed, simplify_undirected
 
@@ -22,6 +24,7 @@ __all__ = [
     "undirected_degree",
     "ORDERINGS",
     "ORIENTATIONS",
+    "orientation_cost",
     "simplify_directed",
     "simplify_undirected",
 ]
@@ -34,8 +37,7 @@ def index_dtype(n):
 
 def undirected_degree(lo, hi, n):
     """Degree of every vertex of the simple undirected graph ``lo - hi``."""
-    xp = module_of(lo)
-    return xp.bincount(lo, minlength=n) + xp.bincount(hi, minlength=n)
+    return vertex_counts(lo, n) + vertex_counts(hi, n)
 
 
 @dataclass
@@ -57,6 +59,10 @@ class Prepared:
     orientation, ordering : str
         How the CSR was made; ``orientation == "arcs"`` means the arcs of a
         directed graph as given, which may contain cycles.
+    ascending : bool
+        Every arc goes from a smaller CSR id to a larger one, so kernels may
+        assume it (e.g. a triangle's closing arc has a known direction). False,
+        the safe value, unless the preprocessing guarantees it.
     derived : dict
         Arrays an algorithm derives once and reuses (e.g. wedge prefix sums).
     """
@@ -70,6 +76,7 @@ class Prepared:
     degree: object = None
     orientation: str = "id"
     ordering: str = "none"
+    ascending: bool = False
     derived: dict = field(default_factory=dict)
 
     @property
@@ -101,32 +108,57 @@ class Prepared:
 def prepare_undirected(src, dst, n, *, orientation, ordering, values=None, unique=False):
     """Simplify, reorder and orient an undirected edge list into a ``Prepared``.
 
+    Orderings ``none`` and ``degree`` relabel the vertices and then orient the
+    edges; ``a-order``, ``in-degree`` and ``collective`` are computed from the
+    oriented arcs, which are then relabelled keeping their directions.
+
     Parameters
     ----------
     src, dst : integer arrays
         Edges in either or both directions, duplicates and self-loops allowed.
     n : int
-    orientation : {"id", "degree"}
-    ordering : {"none", "degree"}
+    orientation : {"id", "degree", "a-direction"}
+    ordering : {"none", "degree", "a-order", "in-degree", "collective"}
     values : array, optional
         One value per edge (last occurrence of a repeated edge wins).
     unique : bool
         Each undirected edge appears at most once (skips the dedup sort).
+
+    Returns
+    -------
+    Prepared
+        Its ``perm`` maps CSR ids to the original ids, ``degree`` is in CSR ids
+        and ``values`` follow their arcs.
     """
     dtype = index_dtype(n)
     lo, hi, values = simplify_undirected(src, dst, n, values, index_dtype=dtype, unique=unique)
     degree = undirected_degree(lo, hi, n)
-    perm = vertex_order(ordering, degree)
-    if perm is not None:
-        perm = perm.astype(dtype)
+    xp = module_of(lo)
+    if ordering in BEFORE_ORIENTATION:
+        perm = vertex_order(ordering, degree)
+        if perm is not None:
+            perm = perm.astype(dtype)
+            rank = relabel(perm, n)
+            a, b = rank[lo], rank[hi]
+            lo, hi = xp.minimum(a, b), xp.maximum(a, b)
+            degree = degree[perm]
+        arc_src, arc_dst = orient(orientation, lo, hi, degree)
+    else:
+        arc_src, arc_dst = orient(orientation, lo, hi, degree)
+        perm = arc_order(ordering, arc_src, arc_dst, n).astype(dtype)
         rank = relabel(perm, n)
-        a, b = rank[lo], rank[hi]
-        xp = module_of(a)
-        lo, hi = xp.minimum(a, b), xp.maximum(a, b)
+        arc_src, arc_dst = rank[arc_src], rank[arc_dst]
         degree = degree[perm]
-    arc_src, arc_dst = orient(orientation, lo, hi, degree)
     indptr, indices, rows, values = build_csr(arc_src, arc_dst, n, values)
-    return Prepared(n, indptr, indices, rows, values, perm, degree, orientation, ordering)
+    # Arcs go to higher ids under id orientation while the ids follow the
+    # original order or the degrees; degree orientation on ascending-degree
+    # ids is the same orientation.
+    ascending = ordering in BEFORE_ORIENTATION and (
+        orientation == "id" or (orientation == "degree" and ordering == "degree")
+    )
+    return Prepared(
+        n, indptr, indices, rows, values, perm, degree, orientation, ordering, ascending
+    )
 
 
 def prepare_arcs(src, dst, n):

@@ -1,9 +1,10 @@
-"""Compressed sparse rows with sorted neighbour lists, from a list of arcs."""
+"""Compressed sparse rows with sorted neighbour lists, from a list of arcs, and
+the two small CSR helpers the orientation and orderings share."""
 
 from ..device import module_of
 from .simplify import packed_keys, unpack_keys
 
-__all__ = ["build_csr"]
+__all__ = ["build_csr", "row_positions", "vertex_counts"]
 
 
 def build_csr(src, dst, n, values=None):
@@ -30,3 +31,46 @@ def build_csr(src, dst, n, values=None):
     rows, indices = unpack_keys(keys, n, src.dtype)
     indptr = xp.searchsorted(rows, xp.arange(n + 1, dtype=rows.dtype)).astype(xp.int64)
     return indptr, indices, rows, values
+
+
+def row_positions(indptr, vertices):
+    """CSR positions of the arcs of ``vertices``, row after row.
+
+    Touches only those rows: the work is the number of their arcs (times the log
+    of the number of vertices, for the search that maps a position to its row).
+
+    Parameters
+    ----------
+    indptr : int64 array
+    vertices : integer array
+
+    Returns
+    -------
+    int64 array
+        ``indptr[v] .. indptr[v + 1] - 1`` for each ``v`` of ``vertices`` in turn.
+    """
+    xp = module_of(indptr)
+    start = indptr[vertices]
+    length = indptr[vertices + 1] - start
+    end = xp.cumsum(length)
+    total = int(end[-1]) if end.size else 0
+    k = xp.arange(total, dtype=xp.int64)
+    # The row of output position k is the first whose end lies beyond k
+    # (empty rows share their end with the row before and are skipped).
+    row = xp.searchsorted(end, k, side="right")
+    return start[row] + (k - (end[row] - length[row]))
+
+
+def vertex_counts(ids, n, weights=None):
+    """``bincount(ids, weights, minlength=n)``, also for an empty ``ids``
+    (CuPy's bincount takes the maximum of its input, which an empty array lacks).
+
+    Returns
+    -------
+    array of length ``n``
+        int64 counts, or float64 sums of ``weights``.
+    """
+    xp = module_of(ids)
+    if ids.size == 0:
+        return xp.zeros(n, dtype=xp.int64 if weights is None else xp.float64)
+    return xp.bincount(ids, weights=weights, minlength=n)

@@ -1,15 +1,43 @@
-"""Vertex orderings: relabel vertices before orientation.
+"""Vertex orderings: relabel the vertices, before or after orientation.
 
-``none`` keeps the ids. ``degree`` numbers vertices by ascending undirected
-degree, ties by id (WeTriC §5.1): it flattens the out-degree distribution after
-orientation and puts the densest vertices last, where WeTriC's bitmap rows live.
+Before orientation (:func:`vertex_order`, from the undirected degrees):
+
+- ``none`` keeps the ids.
+- ``degree`` numbers vertices by ascending undirected degree, ties by id (WeTriC
+  §5.1): it flattens the out-degree distribution after orientation and puts the
+  densest vertices last, where WeTriC's bitmap rows live.
+
+After orientation (:func:`arc_order`, from the oriented arcs; the arcs keep
+their directions, so the orientation stays acyclic):
+
+- ``in-degree`` (trust-hashing.md §4.1) gives consecutive ids by descending
+  in-degree, ties by id: the vertices that appear in most neighbour lists get
+  consecutive ids, which hash to different buckets.
+- ``collective`` (trust-hashing.md §4.1): :mod:`.collective`.
+- ``a-order`` (a-direction-a-order-preprocessing.md §5): :mod:`.a_order`.
 """
 
-from ..device import module_of
+from ..device import module_of, to_host
+from .a_order import a_order
+from .collective import collective_order
+from .csr import vertex_counts
 
-__all__ = ["ORDERINGS", "vertex_order", "relabel"]
+__all__ = [
+    "ORDERINGS",
+    "BEFORE_ORIENTATION",
+    "AFTER_ORIENTATION",
+    "vertex_order",
+    "arc_order",
+    "relabel",
+]
 
-ORDERINGS = ("none", "degree")
+BEFORE_ORIENTATION = ("none", "degree")
+AFTER_ORIENTATION = ("a-order", "in-degree", "collective")
+ORDERINGS = BEFORE_ORIENTATION + AFTER_ORIENTATION
+
+
+def _unknown(how):
+    return ValueError(f"unknown ordering {how!r}; accepted: {', '.join(ORDERINGS)}")
 
 
 def vertex_order(how, degree):
@@ -26,7 +54,34 @@ def vertex_order(how, degree):
     if how == "degree":
         xp = module_of(degree)
         return xp.argsort(degree, kind="stable")
-    raise ValueError(f"unknown ordering {how!r}; accepted: {', '.join(ORDERINGS)}")
+    raise _unknown(how)
+
+
+def arc_order(how, src, dst, n):
+    """Return ``perm`` with ``perm[new_id] = old_id``, computed from oriented arcs.
+
+    Parameters
+    ----------
+    how : {"a-order", "in-degree", "collective"}
+    src, dst : integer arrays
+        The oriented arcs ``src -> dst``, each once (old ids).
+    n : int
+        Number of vertices.
+
+    Returns
+    -------
+    int64 array of the module of ``src``
+        A-order computes on the host and copies only the out-degrees there and
+        the permutation back (vertex-sized arrays).
+    """
+    xp = module_of(src)
+    if how == "in-degree":
+        return xp.argsort(-vertex_counts(dst, n), kind="stable")
+    if how == "collective":
+        return collective_order(src, dst, n)
+    if how == "a-order":
+        return xp.asarray(a_order(to_host(vertex_counts(src, n))))
+    raise _unknown(how)
 
 
 def relabel(perm, n):

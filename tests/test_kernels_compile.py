@@ -15,12 +15,16 @@ SOURCES = sorted(KERNELS.glob("*.cu"))
 VARIANTS = {
     "wedge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long", "-DEID=unsigned int"]],
     "merge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
+    "bitmap.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
+    "hash.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
 }
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")
 def test_kernels_compile_for_sm90(tmp_path):
-    assert {p.name for p in SOURCES} >= {"wedge.cu", "merge.cu", "edge.cu", "vertex.cu"}
+    assert {p.name for p in SOURCES} >= {
+        "wedge.cu", "merge.cu", "edge.cu", "vertex.cu", "hash.cu", "bitmap.cu"
+    }
     jobs = []
     for source in SOURCES:
         for defines in VARIANTS.get(source.name, [[]]):

@@ -1,4 +1,4 @@
-"""Benchmark the GPU engine (issue 3): every algorithm on the standard graphs.
+"""Benchmark the GPU engine: every algorithm and preprocessing on the standard graphs.
 
 The graphs are made on the GPU with fixed seeds: Graph500 R-MAT (a=0.57,
 b=0.19, c=0.19, edge factor 16) at scales 18, 20, 22, 23; a 1000x1000 grid with
@@ -19,10 +19,17 @@ with the triangles, the wedges of the oriented CSR, wedges per second of kernel
 time, and the peak GPU memory of the run. A plain CuPy SpGEMM count (``L @ L``
 masked by ``L``, cupyx.scipy.sparse) runs as a baseline where its product fits.
 
+``--matrix`` instead runs every algorithm under every orientation x ordering and
+reports preprocessing, kernel and total (preprocessing + count) ms of the total
+count, as the A-direction/A-order paper reports them; every run prints the paper's
+Equation 1 (out-degree imbalance) of the id, degree and A-direction orientations.
+
 Usage::
 
     python examples/benchmark_gpu.py --graphs g18 g20 grid ba --json results.json
     python examples/benchmark_gpu.py --graphs g22 --sweep   # wedge spread x bitmap
+    python examples/benchmark_gpu.py --graphs g18 g20 --matrix
+    python examples/benchmark_gpu.py --graphs g18 g20 --calibrate-lambda
 """
 
 import argparse
@@ -31,13 +38,16 @@ import json
 import statistics
 import time
 
+import importlib
+
 import cupy
 import numpy as np
 
-from nx_tricount.algorithms import gpu
-from nx_tricount.algorithms import edge, merge, vertex, wedge
+from nx_tricount.algorithms import ALGORITHMS, gpu
+from nx_tricount.algorithms import bitmap, edge, hash, merge, vertex, wedge
+from nx_tricount.config import CHOICES
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
-from nx_tricount.preprocess import prepare_undirected
+from nx_tricount.preprocess import a_order, orientation_cost, prepare_undirected
 
 GRAPHS = {
     "g18": lambda: (*rmat_edges(18, seed=18, device="gpu"), 1 << 18),
@@ -56,10 +66,16 @@ CONFIGS = [
     ("merge-degree-ids", merge, "id", "degree"),
     ("edge", edge, "id", "degree"),
     ("vertex", vertex, "id", "degree"),
+    ("hash", hash, "degree", "none"),
+    ("hash-in-degree", hash, "degree", "in-degree"),
+    ("hash-collective", hash, "degree", "collective"),
+    ("bitmap", bitmap, "a-direction", "none"),
 ]
 
 #: Published codes and nx-cugraph on an H100, kernel ms of the total (issue 3).
 PUBLISHED = {"g18": 0.83, "g20": 5.3, "g22": 39.0, "g23": 112.0, "grid": 0.046, "ba": 1.02}
+#: TRUST on the same H100, kernel ms of the total (issue 4).
+TRUST = {"g18": 2.40, "g20": 16.8, "g22": 93.7, "g23": 233.0, "grid": 0.75, "ba": 1.91}
 NX_CUGRAPH = {"g18": 25, "g20": 155, "g22": 903, "g23": 2348, "grid": 9.8, "ba": 52}
 
 
@@ -118,7 +134,7 @@ def bench_graph(name, args):
     pool = cupy.get_default_memory_pool()
     src, dst, n = GRAPHS[name]()
     cupy.cuda.get_current_stream().synchronize()
-    rows = []
+    rows = [orientation_costs(name, src, dst, n)]
     for label, module, orientation, ordering in CONFIGS:
         if args.algorithms and label not in args.algorithms:
             continue
@@ -175,6 +191,67 @@ def bench_graph(name, args):
     return rows
 
 
+def orientation_costs(name, src, dst, n):
+    """The paper's Equation 1 of the id, degree and A-direction orientations."""
+    costs = {}
+    for orientation in ("id", "degree", "a-direction"):
+        prepared = prepare(src, dst, n, orientation, "none")
+        costs[orientation] = orientation_cost(cupy.diff(prepared.indptr), prepared.m, n)
+    reduction = 1 - costs["a-direction"] / costs["degree"]
+    print(
+        f"{name:5s} Equation 1 (out-degree imbalance): id {costs['id']:.4e}  degree "
+        f"{costs['degree']:.4e}  a-direction {costs['a-direction']:.4e} "
+        f"({100 * reduction:.1f}% below degree)",
+        flush=True,
+    )
+    return dict(graph=name, algorithm="equation-1", **costs)
+
+
+def matrix(name, args):
+    """Preprocessing, kernel and total ms of the total count for every algorithm x
+    orientation x ordering."""
+    src, dst, n = GRAPHS[name]()
+    rows = [orientation_costs(name, src, dst, n)]
+    pool = cupy.get_default_memory_pool()
+    for orientation, ordering in itertools.product(CHOICES["orientation"][1:], CHOICES["ordering"][1:]):
+        pool.free_all_blocks()
+        prep_ms, prepared = event_ms(lambda: prepare(src, dst, n, orientation, ordering), args.repeats)
+        for algorithm in ALGORITHMS:
+            if args.algorithms and algorithm not in args.algorithms:
+                continue
+            module = importlib.import_module(f"nx_tricount.algorithms.{algorithm}")
+            kernel = kernel_only_ms(lambda: module.count_gpu(prepared, "total"), args.repeats)
+            count_ms, total = event_ms(lambda: module.count_gpu(prepared, "total"), args.repeats)
+            row = dict(graph=name, algorithm=algorithm, orientation=orientation, ordering=ordering,
+                       preprocess_ms=prep_ms, kernel_ms=kernel, total_ms=prep_ms + count_ms,
+                       triangles=total)
+            print(f"matrix {name:5s} {algorithm:7s} {orientation:11s} {ordering:10s} "
+                  f"prep {prep_ms:9.3f}  kernel {kernel:9.3f}  total {prep_ms + count_ms:9.3f} ms",
+                  flush=True)
+            rows.append(row)
+    return rows
+
+
+def calibrate_lambda(name, args):
+    """A-order's λ (a-direction-a-order-preprocessing.md §5.3), fitted by kernel time:
+    the binary-search kernels (vertex, edge) on degree orientation with the original
+    order and with A-order at each λ of ``--lambdas``."""
+    src, dst, n = GRAPHS[name]()
+    rows = []
+    settings = [("none", None)] + [("a-order", lam) for lam in args.lambdas]
+    for ordering, lam in settings:
+        if lam is not None:
+            a_order.LAMBDA = lam
+        prepared = prepare(src, dst, n, "degree", ordering)
+        for module in (vertex, edge):
+            ms = kernel_only_ms(lambda: module.count_gpu(prepared, "total"), args.repeats)
+            label = module.__name__.rsplit(".", 1)[1]
+            print(f"lambda {name:5s} {label:6s} {ordering:8s} lambda={lam} kernel={ms:9.3f} ms",
+                  flush=True)
+            rows.append(dict(graph=name, algorithm=label, ordering=ordering, lam=lam, kernel_ms=ms))
+    return rows
+
+
 def sweep(name, args):
     """Kernel ms of the wedge total over bitmap rows x spread x threads on one graph."""
     src, dst, n = GRAPHS[name]()
@@ -219,27 +296,34 @@ def print_row(row):
 
 def summary(rows):
     """Best kernel per graph against the targets of issue 3."""
-    print("\ngraph  best              kernel_ms  published  nx-cugraph  e2e/kernel  per_node/total")
+    print("\ngraph  best              kernel_ms  published  nx-cugraph  e2e/kernel  per_node/total"
+          "  hash_ms  TRUST_ms")
     for name in GRAPHS:
         mine = [r for r in rows if r["graph"] == name and "count_ms" in r]
         if not mine:
             continue
         best = min(mine, key=lambda r: r["kernel_ms"])
+        hashed = [r["kernel_ms"] for r in mine if r["algorithm"].startswith("hash")]
         print(
             f"{name:6s} {best['algorithm']:17s} {best['kernel_ms']:9.3f}  {PUBLISHED[name]:9.3f}  "
             f"{NX_CUGRAPH[name]:10.1f}  {best['end_to_end_ms'] / best['kernel_ms']:10.2f}  "
-            f"{best['per_node_ms'] / best['count_ms']:14.2f}"
+            f"{best['per_node_ms'] / best['count_ms']:14.2f}  "
+            f"{min(hashed) if hashed else float('nan'):7.3f}  {TRUST[name]:8.2f}"
         )
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--graphs", nargs="+", default=list(GRAPHS), choices=list(GRAPHS))
-    parser.add_argument("--algorithms", nargs="+", choices=[c[0] for c in CONFIGS])
+    parser.add_argument("--algorithms", nargs="+", choices=[c[0] for c in CONFIGS],
+                        help="labels of CONFIGS; with --matrix, algorithm names")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-spgemm", action="store_true")
     parser.add_argument("--spgemm-max-paths", type=float, default=2e9)
     parser.add_argument("--sweep", action="store_true", help="wedge bitmap rows x spread x threads only")
+    parser.add_argument("--matrix", action="store_true", help="every algorithm x orientation x ordering")
+    parser.add_argument("--calibrate-lambda", action="store_true", help="A-order's lambda by kernel time")
+    parser.add_argument("--lambdas", type=float, nargs="+", default=[0.5, 1, 2, 4, 9.682, 16, 32])
     parser.add_argument("--spreads", type=int, nargs="+", default=[4, 8, 12, 16, 24])
     parser.add_argument("--threads", type=int, nargs="+", default=[wedge.THREADS])
     parser.add_argument("--bitmap-rows", type=int, nargs="+", default=[0, 8192, 16384, 32768, 65536])
@@ -250,8 +334,15 @@ def main():
     print(f"device: {device}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
     rows = []
     for name in args.graphs:
-        rows += sweep(name, args) if args.sweep else bench_graph(name, args)
-    if not args.sweep:
+        if args.sweep:
+            rows += sweep(name, args)
+        elif args.matrix:
+            rows += matrix(name, args)
+        elif args.calibrate_lambda:
+            rows += calibrate_lambda(name, args)
+        else:
+            rows += bench_graph(name, args)
+    if not (args.sweep or args.matrix or args.calibrate_lambda):
         summary(rows)
     if args.json:
         with open(args.json, "w") as f:

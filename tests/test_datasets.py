@@ -50,11 +50,12 @@ def test_counts_match_manifest(name):
 def test_every_algorithm_matches_networkx_per_node(name):
     expected = list(networkx_triangles(name).values())
     src, dst, n = _ids_and_n(name)
-    for algorithm, (orientation, ordering) in itertools.product(ALGORITHMS, PREPROCESSING):
+    for orientation, ordering in PREPROCESSING:
         p = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
-        got = count(p, algorithm, "per_node").per_node.tolist()
-        assert got == expected, (algorithm, orientation, ordering)
-        assert count(p, algorithm, "total").total == sum(expected) // 3
+        for algorithm in ALGORITHMS:
+            got = count(p, algorithm, "per_node").per_node.tolist()
+            assert got == expected, (algorithm, orientation, ordering)
+            assert count(p, algorithm, "total").total == sum(expected) // 3
 
 
 @pytest.mark.parametrize("name", ["jazz.txt.gz", "power_grid.txt.gz", "gemsec_fb_food.txt.gz", "ca-GrQc.txt.gz"])

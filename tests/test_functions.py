@@ -1,6 +1,10 @@
 """The four NetworkX functions through the backend equal NetworkX itself:
-values, types (int vs float, no numpy scalars), node order and errors, for
-every algorithm x orientation x ordering on the CPU."""
+values, types (int vs float, no numpy scalars), node order and errors, on the
+CPU: for every algorithm with its own preprocessing and with ids kept, and for
+every orientation x ordering with the CPU's default algorithm. (Every algorithm
+x orientation x ordering x mode is checked against brute force in
+test_algorithms.py and test_datasets.py; here the subject is the shaping of
+the counts into NetworkX's results.)"""
 
 import itertools
 import math
@@ -9,16 +13,17 @@ import networkx as nx
 import pytest
 
 import nx_tricount
+from nx_tricount.algorithms import PREPROCESSING
 from nx_tricount.config import CHOICES
 from graphs import directed_graphs, undirected_graphs, weighted_graphs
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
-SETTINGS = [
-    dict(algorithm=a, orientation=o, ordering=r, device="cpu")
-    for a, o, r in itertools.product(
-        ALGORITHMS, CHOICES["orientation"][1:], CHOICES["ordering"][1:]
-    )
-]
+_COMBINATIONS = sorted(
+    {(a, *PREPROCESSING[a]) for a in ALGORITHMS}
+    | {(a, "id", "none") for a in ALGORITHMS}
+    | set(itertools.product(["hash"], CHOICES["orientation"][1:], CHOICES["ordering"][1:]))
+)
+SETTINGS = [dict(algorithm=a, orientation=o, ordering=r, device="cpu") for a, o, r in _COMBINATIONS]
 SETTING_IDS = ["-".join(s[k] for k in ("algorithm", "orientation", "ordering")) for s in SETTINGS]
 
 UNDIRECTED = undirected_graphs()

@@ -14,13 +14,23 @@ import pytest
 
 from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triangles
 from nx_tricount.algorithms import count, has_gpu
+from nx_tricount.config import CHOICES
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import prepare_arcs, prepare_undirected
 
 pytestmark = pytest.mark.gpu
 
-GPU_ALGORITHMS = ("wedge", "merge", "edge", "vertex")
+GPU_ALGORITHMS = tuple(a for a in CHOICES["algorithm"] if a != "auto")
 PREPROCESSING = list(itertools.product(("id", "degree"), ("none", "degree")))
+#: The papers' other preprocessings (A-direction, A-order, TRUST's orderings); their
+#: CuPy CSR equals the NumPy one for every combination (test_gpu_preprocess.py).
+NEW_PREPROCESSING = [
+    ("a-direction", "none"),
+    ("a-direction", "a-order"),
+    ("degree", "a-order"),
+    ("degree", "in-degree"),
+    ("degree", "collective"),
+]
 
 
 def _cupy():
@@ -33,49 +43,63 @@ def _host(array):
     return _cupy().asnumpy(array)
 
 
-def _prepare_both(src, dst, n, orientation, ordering, values=None):
-    """The same graph prepared on the CPU and on the GPU."""
-    cp = _cupy()
-    cpu = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
-    gpu_values = None if values is None else cp.asarray(values)
-    gpu = prepare_undirected(
-        cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering,
-        values=gpu_values,
-    )
-    return cpu, gpu
-
-
-def _check_all_modes(src, dst, n, algorithm, orientation, ordering, seed=0):
-    """GPU == CPU for total, per_node, per_edge and weighted per_node (int64 and
-    float64 values). Returns the CPU per-node counts (original ids)."""
-    cpu, gpu = _prepare_both(src, dst, n, orientation, ordering)
-    # The CuPy preprocessing builds the same CSR as the NumPy one, on the device.
-    for name in ("indptr", "indices", "rows"):
-        assert type(getattr(gpu, name)).__module__.startswith("cupy")
-        np.testing.assert_array_equal(_host(getattr(gpu, name)), getattr(cpu, name))
-    assert count(gpu, algorithm, "total", "gpu").total == count(cpu, "merge", "total").total
-    per_node = count(cpu, "merge", "per_node").per_node
-    np.testing.assert_array_equal(_host(count(gpu, algorithm, "per_node", "gpu").per_node), per_node)
-    np.testing.assert_array_equal(
-        _host(count(gpu, algorithm, "per_edge", "gpu").per_edge),
-        count(cpu, "merge", "per_edge").per_edge,
-    )
+@functools.cache
+def _cpu_reference(name, orientation, ordering, seed):
+    """The CPU engine's answers on graph ``name`` (see :func:`_graph`), computed once
+    for all the GPU algorithms: the CSR, the counts in every mode, and the weighted
+    per-node sums for integer and float values."""
+    src, dst, n = _graph(name)
+    cpu = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
     rng = np.random.default_rng(seed)
     # Integer values: exact; repeated edges keep their last value (stable sort).
-    values = rng.integers(1, 4, size=src.size, dtype=np.int64)
-    cpu_w, gpu_w = _prepare_both(src, dst, n, orientation, ordering, values)
+    weighted = []
+    for values in (rng.integers(1, 4, size=src.size, dtype=np.int64), rng.random(src.size)):
+        cpu_w = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
+        weighted.append((values, count(cpu_w, "merge", "per_node").per_node))
+    return {
+        "csr": {key: getattr(cpu, key) for key in ("indptr", "indices", "rows")},
+        "total": count(cpu, "merge", "total").total,
+        "per_node": count(cpu, "merge", "per_node").per_node,
+        "per_edge": count(cpu, "merge", "per_edge").per_edge,
+        "weighted": weighted,
+    }
+
+
+def _check_all_modes(name, algorithm, orientation, ordering, seed=0):
+    """GPU == CPU for total, per_node, per_edge and weighted per_node (int64 and
+    float64 values) on graph ``name``. Returns the CPU per-node counts (original ids)."""
+    cp = _cupy()
+    src, dst, n = _graph(name)
+    expected = _cpu_reference(name, orientation, ordering, seed)
+
+    def prepare(values=None):
+        return prepare_undirected(
+            cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering,
+            values=None if values is None else cp.asarray(values),
+        )
+
+    gpu = prepare()
+    # The CuPy preprocessing builds the same CSR as the NumPy one, on the device.
+    for key, array in expected["csr"].items():
+        assert type(getattr(gpu, key)).__module__.startswith("cupy")
+        np.testing.assert_array_equal(_host(getattr(gpu, key)), array)
+    assert count(gpu, algorithm, "total", "gpu").total == expected["total"]
     np.testing.assert_array_equal(
-        _host(count(gpu_w, algorithm, "per_node", "gpu").per_node),
-        count(cpu_w, "merge", "per_node").per_node,
+        _host(count(gpu, algorithm, "per_node", "gpu").per_node), expected["per_node"]
     )
-    values = rng.random(src.size)
-    cpu_w, gpu_w = _prepare_both(src, dst, n, orientation, ordering, values)
+    np.testing.assert_array_equal(
+        _host(count(gpu, algorithm, "per_edge", "gpu").per_edge), expected["per_edge"]
+    )
+    (int_values, int_sums), (float_values, float_sums) = expected["weighted"]
+    np.testing.assert_array_equal(
+        _host(count(prepare(int_values), algorithm, "per_node", "gpu").per_node), int_sums
+    )
     np.testing.assert_allclose(
-        _host(count(gpu_w, algorithm, "per_node", "gpu").per_node),
-        count(cpu_w, "merge", "per_node").per_node,
+        _host(count(prepare(float_values), algorithm, "per_node", "gpu").per_node),
+        float_sums,
         rtol=1e-12,  # float sums in another order
     )
-    return per_node
+    return expected["per_node"]
 
 
 def test_every_algorithm_has_a_gpu_implementation():
@@ -85,40 +109,51 @@ def test_every_algorithm_has_a_gpu_implementation():
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
 @pytest.mark.parametrize("name", DATASETS)
 def test_data_graphs(name, algorithm):
-    src, dst = load_edges(name)
-    n = int(max(src.max(), dst.max())) + 1
     expected = int(manifest()[name]["triangles"])
-    small = src.size < 200_000  # NetworkX's per-node counts take seconds beyond
+    small = load_edges(name)[0].size < 200_000  # NetworkX's per-node counts take seconds beyond
     reference = networkx_triangles(name) if small else None
-    for orientation, ordering in PREPROCESSING:
-        per_node = _check_all_modes(src, dst, n, algorithm, orientation, ordering)
+    for orientation, ordering in PREPROCESSING + NEW_PREPROCESSING[:1]:
+        per_node = _check_all_modes(name, algorithm, orientation, ordering)
         assert int(per_node.sum()) == 3 * expected
         if reference is not None:
             assert {v: int(per_node[v]) for v in reference} == reference
 
 
-def _generated():
-    """Name -> (src, dst, n) made on the GPU with fixed seeds, as host arrays."""
-    src, dst = rmat_edges(14, seed=7, device="gpu")
-    graphs = {"rmat14": (src, dst, 1 << 14)}
-    src, dst = grid_edges(60, 70, 0.05, seed=3, device="gpu")
-    graphs["grid"] = (src, dst, 60 * 70)
-    src, dst = barabasi_albert_edges(20_000, 6, seed=5, device="gpu")
-    graphs["barabasi_albert"] = (src, dst, 20_000)
-    return {k: (_host(s), _host(d), n) for k, (s, d, n) in graphs.items()}
-
-
 @functools.cache
-def _generated_graphs():
-    return _generated()
+def _graph(name):
+    """(src, dst, n) host arrays of a ../shared/data graph or of a generated one (made
+    on the GPU with fixed seeds)."""
+    if name in DATASETS:
+        src, dst = load_edges(name)
+        return src, dst, int(max(src.max(), dst.max())) + 1
+    if name == "rmat14":
+        src, dst = rmat_edges(14, seed=7, device="gpu")
+        n = 1 << 14
+    elif name == "grid":
+        src, dst = grid_edges(60, 70, 0.05, seed=3, device="gpu")
+        n = 60 * 70
+    elif name == "barabasi_albert":
+        src, dst = barabasi_albert_edges(20_000, 6, seed=5, device="gpu")
+        n = 20_000
+    elif name == "hub":
+        # A hub joined to 150,000 leaves, a path and random edges among the leaves.
+        rng = np.random.default_rng(2)
+        leaves = 150_000
+        hub = leaves  # the last id: with orientation "id" its arcs all come in
+        path = np.arange(leaves - 1)
+        extra = rng.integers(0, leaves, size=(2, 300_000))
+        src = np.concatenate([np.full(leaves, hub), path, extra[0]])
+        dst = np.concatenate([np.arange(leaves), path + 1, extra[1]])
+        return src, dst, leaves + 1
+    return _host(src), _host(dst), n
 
 
-@pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
+@pytest.mark.parametrize("orientation,ordering", PREPROCESSING + NEW_PREPROCESSING)
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
 @pytest.mark.parametrize("name", ["rmat14", "grid", "barabasi_albert"])
 def test_generated_graphs(name, algorithm, orientation, ordering):
-    src, dst, n = _generated_graphs()[name]
-    per_node = _check_all_modes(src, dst, n, algorithm, orientation, ordering, seed=1)
+    src, dst, n = _graph(name)
+    per_node = _check_all_modes(name, algorithm, orientation, ordering, seed=1)
     G = nx.Graph(zip(src.tolist(), dst.tolist()))
     G.remove_edges_from(nx.selfloop_edges(G))
     assert sum(nx.triangles(G).values()) == int(per_node.sum())
@@ -153,19 +188,42 @@ def test_total_beyond_32_bits(algorithm):
     assert bool((per_node == (k - 1) * (k - 2) // 2).all())
 
 
-@pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
+@pytest.mark.parametrize("orientation,ordering", PREPROCESSING + NEW_PREPROCESSING[:1])
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
 def test_vertex_of_degree_beyond_100000(algorithm, orientation, ordering):
-    """A hub joined to 150,000 leaves, a path and random edges among the leaves."""
-    rng = np.random.default_rng(2)
-    leaves = 150_000
-    hub = leaves  # the last id: with orientation "id" its arcs all come in
-    path = np.arange(leaves - 1)
-    extra = rng.integers(0, leaves, size=(2, 300_000))
-    src = np.concatenate([np.full(leaves, hub), path, extra[0]])
-    dst = np.concatenate([np.arange(leaves), path + 1, extra[1]])
-    per_node = _check_all_modes(src, dst, leaves + 1, algorithm, orientation, ordering)
-    assert per_node[hub] >= leaves - 1
+    """The "hub" graph: one vertex of degree 150,000."""
+    per_node = _check_all_modes("hub", algorithm, orientation, ordering)
+    assert per_node[-1] >= 150_000 - 1
+
+
+@pytest.mark.parametrize("parameters", [{"block_degree": 2}, {"block_degree": 40, "chunk": 3}, {}])
+def test_hash_tables_that_overflow(parameters):
+    """A clique on the ids 0, 32, 64, ...: every id falls in one bucket of a warp's
+    table and in few of a block's, so buckets fill and pass entries on (linear
+    probing); block_degree 2 sends every vertex to the block tables."""
+    cp = _cupy()
+    k = 300
+    ids = 32 * np.arange(k)
+    lo, hi = np.triu_indices(k, 1)
+    src, dst = ids[lo], ids[hi]
+    n = int(ids[-1]) + 1
+    cpu = prepare_undirected(src, dst, n, orientation="id", ordering="none")
+    gpu = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation="id", ordering="none")
+    assert count(gpu, "hash", "total", "gpu", parameters).total == k * (k - 1) * (k - 2) // 6
+    for mode in ("per_node", "per_edge"):
+        got = getattr(count(gpu, "hash", mode, "gpu", parameters), mode)
+        np.testing.assert_array_equal(_host(got), getattr(count(cpu, "merge", mode), mode))
+
+
+def test_hash_parameters_are_checked():
+    cp = _cupy()
+    src, dst = rmat_edges(8, seed=3, device="gpu")
+    prepared = prepare_undirected(src, dst, 1 << 8, orientation="degree", ordering="none")
+    with pytest.raises(ValueError, match="block_degree must be at least 2"):
+        count(prepared, "hash", "total", "gpu", {"block_degree": 1})
+    with pytest.raises(ValueError, match="chunk must be at least 1"):
+        count(prepared, "hash", "total", "gpu", {"chunk": 0})
+    cp.cuda.get_current_stream().synchronize()
 
 
 def _graphs_for_functions():

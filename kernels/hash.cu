@@ -332,7 +332,8 @@ __device__ void hash_count(const long long* __restrict__ indptr, const VID* __re
                            const VID* __restrict__ large, long long large_count,
                            const VID* __restrict__ small, long long small_count,
                            unsigned long long* next, int chunk, int buckets, int block_levels,
-                           int block_cached, int warp_buckets, int warp_levels, int warp_cached,
+                           int block_cached, int warp_buckets, int warp_levels,
+                           int warp_cached,
                            VID* scratch,
                            long long scratch_stride, int* positions, long long positions_stride,
                            const WEIGHT* __restrict__ values, void* out) {
@@ -344,15 +345,18 @@ __device__ void hash_count(const long long* __restrict__ indptr, const VID* __re
                      : nullptr;
     u64 total = block_phase<MODE>(indptr, indices, large, large_count, next, buckets,
                                   block_levels, block_cached, spill, slots, values, out, shared);
-    total += warp_phase<MODE>(indptr, indices, small, small_count, next + 1, chunk, warp_buckets,
-                              warp_levels, warp_cached, spill, slots, values, out, shared);
+    total += warp_phase<MODE>(indptr, indices, small, small_count, next + 1, chunk,
+                              warp_buckets, warp_levels, warp_cached, spill, slots, values, out,
+                              shared);
     if (MODE == MODE_TOTAL) block_add((u64*)out, total);
 }
 
-// Eight blocks of 256 threads a multiprocessor: caps the registers at 32 a thread
-// (47 uncapped), for full occupancy; 18-24% faster on R-MAT 18 and 22 on an H100
-// (docs/benchmarks.md).
+// Blocks of 256 threads a multiprocessor must hold, by registers (set per graph by
+// nx_tricount/algorithms/hash.py: 8 caps the registers at 32 a thread, for full
+// occupancy on graphs of heavy tasks; 4 leaves 64 for graphs of light ones).
+#ifndef HASH_MIN_BLOCKS
 #define HASH_MIN_BLOCKS 8
+#endif
 
 #define HASH_ENTRY(name, MODE)                                                               \
     extern "C" __global__ void __launch_bounds__(256, HASH_MIN_BLOCKS) name(                 \
@@ -363,7 +367,8 @@ __device__ void hash_count(const long long* __restrict__ indptr, const VID* __re
         long long positions_stride,                                                          \
         const WEIGHT* values, void* out) {                                                   \
         hash_count<MODE>(indptr, indices, large, large_count, small, small_count, next,      \
-                         chunk, buckets, block_levels, block_cached, warp_buckets, warp_levels, \
+                         chunk, buckets, block_levels, block_cached, warp_buckets,           \
+                         warp_levels,                                                        \
                          warp_cached, scratch, scratch_stride, positions, positions_stride,  \
                          values, out);                                                       \
     }

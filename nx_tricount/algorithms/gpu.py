@@ -87,7 +87,7 @@ def _module(source, device_id, defines):
         return cupy.RawModule(code=code, options=options)
 
 
-def function(source, name, *, vid=np.int32, weight=np.float64, eid=None):
+def function(source, name, *, vid=np.int32, weight=np.float64, eid=None, defines=None):
     """The kernel ``name`` of ``kernels/<source>`` compiled for the given dtypes.
 
     Parameters
@@ -101,15 +101,18 @@ def function(source, name, *, vid=np.int32, weight=np.float64, eid=None):
         or int64), compiled in as ``VID`` and ``WEIGHT``.
     eid : dtype, optional
         Arc-position dtype, compiled in as ``EID`` (kernels that use it).
+    defines : dict, optional
+        Other compile-time constants of the kernel file (name -> int).
     """
     import cupy
 
-    defines = [("VID", _C_TYPES[np.dtype(vid)]), ("WEIGHT", _C_TYPES[np.dtype(weight)])]
+    types = [("VID", _C_TYPES[np.dtype(vid)]), ("WEIGHT", _C_TYPES[np.dtype(weight)])]
     if eid is not None:
-        defines.append(("EID", _C_TYPES[np.dtype(eid)]))
+        types.append(("EID", _C_TYPES[np.dtype(eid)]))
+    types += [(key, str(int(value))) for key, value in sorted((defines or {}).items())]
     device_id = cupy.cuda.Device().id
     with cuda_errors(f"kernels/{source}"):
-        return _module(source, device_id, tuple(defines)).get_function(name)
+        return _module(source, device_id, tuple(types)).get_function(name)
 
 
 def entry(algorithm, mode, weighted):

@@ -50,6 +50,14 @@ MIN_LEVELS = 16
 #: up to 100, 5-12% faster on R-MAT 18 and 22 on an H100 (docs/benchmarks.md).
 WARP_BUCKETS = 128
 
+#: Mean 2-hop entries per task (TRUST's collective degree over the tasks) from
+#: which tasks count as heavy. On an H100 (docs/benchmarks.md): graphs of heavy
+#: tasks (R-MAT, thousands per task) run fastest with one vertex a take and the
+#: registers capped for full occupancy (8 blocks a multiprocessor); graphs of light
+#: ones (the grid, Barabási–Albert: tens per task) with several vertices a take
+#: and twice the registers (4 blocks), up to 1.7x faster.
+HEAVY_TASK = 1000
+
 #: Shared memory a block's table may use (bytes): the rest of the multiprocessor's
 #: shared memory keeps several blocks resident for the warp phase.
 BLOCK_TABLE_BYTES = 24 * 1024
@@ -151,9 +159,10 @@ def count_cpu(prepared, mode):
 
 
 def _task_lists(prepared, block_degree):
-    """``(large, small, largest)``: the vertices with out-degree above
+    """``(large, small, largest, entries)``: the vertices with out-degree above
     ``block_degree``, those with out-degree 2 to ``block_degree`` (vertex-id arrays),
-    and the largest out-degree. Derived once per Prepared and threshold."""
+    the largest out-degree, and the number of 2-hop entries all tasks look up.
+    Derived once per Prepared and threshold."""
     import cupy
 
     p = prepared
@@ -163,7 +172,8 @@ def _task_lists(prepared, block_degree):
         large = cupy.flatnonzero(out_degree > block_degree).astype(p.indices.dtype)
         small = cupy.flatnonzero((out_degree >= 2) & (out_degree <= block_degree))
         largest = int(out_degree.max()) if p.n else 0
-        p.derived[key] = (large, small.astype(p.indices.dtype), largest)
+        entries = int(out_degree[p.indices].sum()) if p.m else 0
+        p.derived[key] = (large, small.astype(p.indices.dtype), largest, entries)
     return p.derived[key]
 
 
@@ -199,8 +209,8 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
         Out-degree above which a vertex is counted by a whole block instead of one
         warp (default :data:`BLOCK_DEGREE`).
     chunk : int, optional
-        Small vertices a warp takes at a time (default: about 64 takes per warp, from 1
-        to 32 vertices each).
+        Small vertices a warp takes at a time (default: 1 on graphs of heavy tasks,
+        see :data:`HEAVY_TASK`; else about 16 takes per warp, of up to 32 vertices).
     warp_buckets : int, optional
         Buckets of a warp's table, a power of two from 32 to 1024 (default
         :data:`WARP_BUCKETS`).
@@ -219,7 +229,8 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     vid_bytes = np.dtype(p.indices.dtype).itemsize
     gpu.check_memory(gpu.output_bytes(p, mode) + 2 * vid_bytes * p.n, f"the {mode} output and task lists")
     with gpu.cuda_errors("preparing the hash count"):
-        large, small, largest = _task_lists(p, block_degree)
+        large, small, largest, entries = _task_lists(p, block_degree)
+    heavy = entries >= HEAVY_TASK * max(1, large.size + small.size)
     buckets, block_levels, block_cached = _block_table(max(largest, block_degree), vid_bytes)
     warp_levels = max(MIN_LEVELS, -(-block_degree // warp_buckets))
     warp_cached = min(WARP_CACHED_LEVELS, warp_levels)
@@ -229,10 +240,13 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
 
     out, weighted = gpu.output(p, mode)
     weight = p.values.dtype if weighted else np.float64
-    kernel = gpu.function("hash.cu", gpu.entry("hash", mode, weighted), vid=p.indices.dtype, weight=weight)
+    kernel = gpu.function(
+        "hash.cu", gpu.entry("hash", mode, weighted), vid=p.indices.dtype, weight=weight,
+        defines={"HASH_MIN_BLOCKS": 8 if heavy else 4},
+    )
     grid = min(gpu.resident_blocks(kernel, shared, GPU_THREADS), max(1, large.size + -(-small.size // warps)))
     if chunk is None:
-        chunk = min(32, max(1, small.size // (grid * warps * 64)))
+        chunk = 1 if heavy else min(32, max(1, small.size // (grid * warps * 16)))
     elif int(chunk) < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
     scratch_stride = max(

@@ -20,8 +20,13 @@ The model, all of it here:
   binary search over a sorted list of ``d`` int32 ids touches:
   ``ceil(log2(max(d * 4 / 32, 1))) + 1`` (one sector per halving until the range
   fits in one sector, plus that sector).
-- ``λ`` (:data:`LAMBDA`): the paper's 9.682 for Hu's kernel on its GPU; it is to be
-  calibrated for our kernels on an H100 (§5.3 describes the experiment).
+- ``λ`` (:data:`LAMBDA`): the paper's 9.682 for Hu's kernel on its GPU. We
+  calibrated it once on an H100 by kernel time rather than by the paper's
+  balance-point experiment (§5.3, which needs instrumented kernels): the vertex-
+  and edge-parallel binary-search kernels on R-MAT 18 and 20 with degree
+  orientation, λ in {0.5, 1, 2, 4, 9.682, 16, 32}
+  (``examples/benchmark_gpu.py --calibrate-lambda``); 32 was the fastest on three
+  of the four, and within 1% of the best on the fourth (docs/benchmarks.md).
 - ``k`` (:data:`BUCKET_SIZE`): 256, the threads per block of our vertex-parallel
   kernel.
 
@@ -58,9 +63,9 @@ __all__ = [
 
 #: k: vertices per bucket, the threads per block of our vertex-parallel kernel.
 BUCKET_SIZE = 256
-#: λ: weight of compute against memory intensity (the paper's value; to be
-#: calibrated on an H100).
-LAMBDA = 9.682
+#: λ: weight of compute against memory intensity, calibrated on an H100 (see the
+#: module docstring; the paper's value for its kernel and GPU is 9.682).
+LAMBDA = 32.0
 #: Bytes of one memory sector, the unit of a global-memory transaction.
 SECTOR_BYTES = 32
 #: Bytes of one neighbour id in the CSR (int32).

@@ -13,6 +13,12 @@ package's ``_info`` module) pulls in neither numba, CuPy nor cuDF.
 
 import importlib
 
+# NetworkX first: importing it registers this backend (it imports ``_info`` and
+# ``config``). Were ``config`` imported first, its own ``import networkx`` would
+# reach back into the half-imported ``config`` and the backend would lose its
+# configuration.
+import networkx  # noqa: F401
+
 __version__ = "0.1.0"
 
 #: Public name -> submodule that defines it (None: the name is a submodule).

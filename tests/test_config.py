@@ -129,6 +129,19 @@ def test_get_info_imports_nothing_heavy():
     assert out.strip() == "[]"
 
 
+def test_importing_the_package_before_networkx_keeps_the_configuration():
+    out = run_python(
+        """
+        import warnings
+        warnings.simplefilter("error")
+        import nx_tricount.plan
+        import networkx as nx
+        print(nx.config.backends.tricount.algorithm, nx_tricount.plan.make_plan().algorithm)
+        """
+    )
+    assert out.split()[0] == "auto"
+
+
 def test_environment_sets_defaults():
     out = run_python(
         "import networkx as nx; c = nx.config.backends.tricount; print(c.algorithm, c.device)",

@@ -17,7 +17,7 @@ import importlib
 # ``config``). Were ``config`` imported first, its own ``import networkx`` would
 # reach back into the half-imported ``config`` and the backend would lose its
 # configuration.
-import networkx  # noqa: F401
+importlib.import_module("networkx")
 
 __version__ = "0.1.0"
 

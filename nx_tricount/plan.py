@@ -101,8 +101,8 @@ def make_plan(*, algorithm=None, orientation=None, ordering=None, device=None):
             chosen = "hash"
             reasons.append(
                 "algorithm auto -> hash: on the CPU engine one direct-address table per "
-                "vertex beats the merge and binary-search intersections on every graph "
-                "measured (docs/benchmarks.md)"
+                "vertex is the fastest configuration, or within 1.14x of it, on every "
+                "../shared/data and generated graph measured (docs/benchmarks.md)"
             )
     resolved_device = resolve_device(settings["device"], gpu_implemented=has_gpu(chosen))
     if settings["device"] == "auto":

@@ -1,0 +1,167 @@
+"""How close ``auto`` comes to the best configuration, per graph (issue 5).
+
+For every graph, every algorithm runs end to end (edge arrays on the device ->
+``prepare_undirected`` -> total count as a Python int) with its own
+preprocessing and with the two common ones (ascending-degree ids; degree
+orientation with ids kept). The script prints each configuration's time against
+the best one, and ``auto`` timed the same way: the plan, the preprocessing it
+asks for, and the count.
+Milliseconds, medians of ``--repeats`` runs after a warm-up; CUDA events on the
+GPU, ``time.perf_counter`` on the CPU.
+
+Graphs: every ``../shared/data`` graph (``$NX_TRICOUNT_DATA`` overrides the
+folder), and with ``--generated`` the suite's R-MAT 16, grid and Barabási–Albert
+graphs at CPU-sized scales.
+
+Usage::
+
+    python examples/benchmark_auto.py --device cpu --json auto_cpu.json
+    python examples/benchmark_auto.py --device gpu --json auto_gpu.json
+"""
+
+import argparse
+import csv
+import gzip
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from nx_tricount.algorithms import ALGORITHMS, PREPROCESSING, count
+from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.plan import make_plan
+from nx_tricount.preprocess import prepare_undirected
+
+DATA = Path(os.environ.get("NX_TRICOUNT_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
+
+GENERATED = {
+    "rmat16": lambda: (*rmat_edges(16, seed=16), 1 << 16),
+    "grid300": lambda: (*grid_edges(300, 300, 0.05, seed=1), 300 * 300),
+    "ba200k": lambda: (*barabasi_albert_edges(200_000, 10, seed=2), 200_000),
+}
+
+
+def data_graphs():
+    """Name -> loader of every graph listed in the data folder's MANIFEST.tsv."""
+    with open(DATA / "MANIFEST.tsv") as f:
+        names = [row["file"] for row in csv.DictReader(f, delimiter="\t")]
+
+    def load(name):
+        with gzip.open(DATA / name, "rt") as f:
+            pairs = np.loadtxt(f, comments="#", dtype=np.int64, ndmin=2)
+        src, dst = pairs[:, 0], pairs[:, 1]
+        return src, dst, int(max(src.max(), dst.max())) + 1
+
+    return {name: (lambda name=name: load(name)) for name in names}
+
+
+def configurations():
+    """(algorithm, orientation, ordering) for every algorithm: its own preprocessing
+    and the two common ones."""
+    found = []
+    for algorithm in ALGORITHMS:
+        for preprocessing in (PREPROCESSING[algorithm], ("id", "degree"), ("degree", "none")):
+            if (algorithm, *preprocessing) not in found:
+                found.append((algorithm, *preprocessing))
+    return found
+
+
+def timer(device, repeats):
+    """A function that returns the median ms of ``function()`` and its last result."""
+    if device == "gpu":
+        import cupy
+
+        def measure(function):
+            result = function()
+            cupy.cuda.get_current_stream().synchronize()
+            times = []
+            for _ in range(repeats):
+                start, end = cupy.cuda.Event(), cupy.cuda.Event()
+                start.record()
+                result = function()
+                end.record()
+                end.synchronize()
+                times.append(cupy.cuda.get_elapsed_time(start, end))
+            return statistics.median(times), result
+
+        return measure
+
+    def measure(function):
+        result = function()
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            result = function()
+            times.append(1e3 * (time.perf_counter() - start))
+        return statistics.median(times), result
+
+    return measure
+
+
+def auto_total(src, dst, n, device):
+    """``(total, plan)`` as a call with every setting ``auto`` makes them: the plan,
+    the preprocessing it asks for, the count."""
+    plan = make_plan(device=device)
+    prepared = prepare_undirected(src, dst, n, orientation=plan.orientation, ordering=plan.ordering)
+    return plan.count(prepared, "total").total, plan
+
+
+def bench_graph(name, load, device, measure):
+    src, dst, n = load()
+    if device == "gpu":
+        import cupy
+
+        src, dst = cupy.asarray(src), cupy.asarray(dst)
+    times = {}
+    totals = set()
+    for algorithm, orientation, ordering in configurations():
+        def run():
+            prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+            return count(prepared, algorithm, "total", device).total
+
+        times[(algorithm, orientation, ordering)], total = measure(run)
+        totals.add(total)
+    auto_ms, (total, plan) = measure(lambda: auto_total(src, dst, n, device))
+    totals.add(total)
+    assert len(totals) == 1, f"{name}: configurations disagree: {totals}"
+    chosen = (plan.algorithm, plan.orientation, plan.ordering)
+    best = min(times, key=times.get)
+    row = dict(
+        graph=name, device=device, n=n, edge_rows=int(src.size), best=list(best),
+        best_ms=times[best], auto=list(chosen), auto_ms=auto_ms,
+        auto_over_best=auto_ms / times[best], triangles=totals.pop(),
+        times={"/".join(key): value for key, value in times.items()},
+    )
+    print(
+        f"{name:30s} rows={src.size:9d} best={'/'.join(best):28s} {times[best]:9.3f} ms  "
+        f"auto={'/'.join(chosen):28s} {auto_ms:9.3f} ms ({auto_ms / times[best]:.2f}x)",
+        flush=True,
+    )
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", choices=["cpu", "gpu"], required=True)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--generated", action="store_true", help="also the generated graphs")
+    parser.add_argument("--json", help="write the rows here")
+    args = parser.parse_args()
+    graphs = data_graphs()
+    if args.generated:
+        graphs.update(GENERATED)
+    measure = timer(args.device, args.repeats)
+    print(f"device: {args.device}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
+    rows = [bench_graph(name, load, args.device, measure) for name, load in graphs.items()]
+    worst = max(rows, key=lambda r: r["auto_over_best"])
+    print(f"\nworst auto/best: {worst['auto_over_best']:.2f}x on {worst['graph']}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": args.device, "date": time.strftime("%Y-%m-%d"), "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

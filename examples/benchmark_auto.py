@@ -72,22 +72,9 @@ def configurations():
 def timer(device, repeats):
     """A function that returns the median ms of ``function()`` and its last result."""
     if device == "gpu":
-        import cupy
+        from benchmark_gpu import event_ms  # CUDA events; imports CuPy
 
-        def measure(function):
-            result = function()
-            cupy.cuda.get_current_stream().synchronize()
-            times = []
-            for _ in range(repeats):
-                start, end = cupy.cuda.Event(), cupy.cuda.Event()
-                start.record()
-                result = function()
-                end.record()
-                end.synchronize()
-                times.append(cupy.cuda.get_elapsed_time(start, end))
-            return statistics.median(times), result
-
-        return measure
+        return lambda function: event_ms(function, repeats)
 
     def measure(function):
         result = function()

@@ -26,6 +26,7 @@ from .preprocess import (
     prepare_undirected,
     simplify_directed,
 )
+from .preprocess.csr import vertex_counts
 from .preprocess.simplify import packed_keys, unpack_keys
 
 __all__ = ["triangles", "clustering", "average_clustering", "transitivity"]
@@ -221,7 +222,7 @@ def _directed_pairs(G, plan, values):
     if values is None:
         values = xp.ones(src.size, dtype=np.int64)
     arc_src, arc_dst, values = simplify_directed(src, dst, n, values)
-    total_degree = xp.bincount(arc_src, minlength=n) + xp.bincount(arc_dst, minlength=n)
+    total_degree = vertex_counts(arc_src, n) + vertex_counts(arc_dst, n)
     keys = packed_keys(xp.minimum(arc_src, arc_dst), xp.maximum(arc_src, arc_dst), n)
     order = xp.argsort(keys)
     keys, values = keys[order], values[order]
@@ -243,13 +244,10 @@ def _directed_terms(G, plan, weight, considered):
     def build():
         values, max_weight = (None, 1.0) if weight is None else _cube_roots(G, weight, plan.device)
         lo, hi, b, reciprocal, total_degree = _directed_pairs(G, plan, values)
-        xp = module_of(lo)
         prepared = prepare_undirected(
             lo, hi, G.n, orientation=plan.orientation, ordering=plan.ordering, values=b
         )
-        both = xp.bincount(lo[reciprocal], minlength=G.n) + xp.bincount(
-            hi[reciprocal], minlength=G.n
-        )
+        both = vertex_counts(lo[reciprocal], G.n) + vertex_counts(hi[reciprocal], G.n)
         denominator = 2 * (total_degree * (total_degree - 1) - 2 * both)
         return prepared, denominator, max_weight
 
@@ -308,7 +306,9 @@ def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None,
     if nodes is not None and G.multigraph:
         raise nx.NetworkXNotImplemented(_MULTIGRAPH)
     selection = _select(G, nodes)
-    plan = make_plan(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
+    plan = make_plan(
+        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
+    )
     prepared = _undirected(G, plan)
     per_node = plan.count(prepared, "per_node").per_node
     return _per_node_result(G, selection, to_host(per_node).tolist())
@@ -355,7 +355,9 @@ def clustering(
     if G.multigraph:
         raise nx.NetworkXNotImplemented(_MULTIGRAPH)
     selection = _select(G, nodes)
-    plan = make_plan(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
+    plan = make_plan(
+        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
+    )
     considered = slice(None) if selection is None else selection[1]
     terms = _directed_terms if G.directed else _undirected_terms
     t, denominator = terms(G, plan, weight, considered)
@@ -438,7 +440,9 @@ def transitivity(G, *, algorithm=None, orientation=None, ordering=None, device=N
         raise nx.NetworkXNotImplemented(_MULTIGRAPH)
     if G.n == 0:
         return 0
-    plan = make_plan(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
+    plan = make_plan(
+        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
+    )
     if G.directed:
         prepared = _arcs(G, plan)
         triples = plan.count(prepared, "total").total

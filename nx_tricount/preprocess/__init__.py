@@ -11,10 +11,10 @@ import numpy as np
 
 from ..device import module_of
 from .a_direction import orientation_cost
-from .csr import build_csr, vertex_counts
+from .csr import csr_from_keys, row_pointers, vertex_counts
 from .ordering import BEFORE_ORIENTATION, ORDERINGS, arc_order, relabel, vertex_order
-from .orientation import ORIENTATIONS, orient
-from .simplify import simplify_directed, simplify_undirected
+from .orientation import ORIENTATIONS, orient, oriented_keys
+from .simplify import packed_keys, simplify_directed, simplify_undirected
 
 __all__ = [
     "Prepared",
@@ -138,18 +138,21 @@ def prepare_undirected(src, dst, n, *, orientation, ordering, values=None, uniqu
         perm = vertex_order(ordering, degree)
         if perm is not None:
             perm = perm.astype(dtype)
-            rank = relabel(perm, n)
-            a, b = rank[lo], rank[hi]
-            lo, hi = xp.minimum(a, b), xp.maximum(a, b)
-            degree = degree[perm]
-        arc_src, arc_dst = orient(orientation, lo, hi, degree)
+        if orientation == "a-direction":
+            if perm is not None:
+                rank = relabel(perm, n)
+                a, b = rank[lo], rank[hi]
+                lo, hi = xp.minimum(a, b), xp.maximum(a, b)
+            keys = packed_keys(*orient(orientation, lo, hi, _relabelled(degree, perm)), n)
+        else:
+            keys = oriented_keys(orientation, lo, hi, degree, n, perm)
     else:
         arc_src, arc_dst = orient(orientation, lo, hi, degree)
         perm = arc_order(ordering, arc_src, arc_dst, n).astype(dtype)
         rank = relabel(perm, n)
-        arc_src, arc_dst = rank[arc_src], rank[arc_dst]
-        degree = degree[perm]
-    indptr, indices, rows, values = build_csr(arc_src, arc_dst, n, values)
+        keys = packed_keys(rank[arc_src], rank[arc_dst], n)
+    degree = _relabelled(degree, perm)
+    indptr, indices, rows, values = csr_from_keys(keys, n, dtype, values)
     # Arcs go to higher ids under id orientation while the ids follow the
     # original order or the degrees; degree orientation on ascending-degree
     # ids is the same orientation.
@@ -161,9 +164,15 @@ def prepare_undirected(src, dst, n, *, orientation, ordering, values=None, uniqu
     )
 
 
+def _relabelled(per_vertex, perm):
+    """``per_vertex`` in the new ids of ``perm`` (unchanged for None)."""
+    return per_vertex if perm is None else per_vertex[perm]
+
+
 def prepare_arcs(src, dst, n):
     """The successor CSR of a directed edge list (duplicates and self-loops dropped)."""
     dtype = index_dtype(n)
+    # The simple arcs come sorted by (source, target): already the CSR order.
     arc_src, arc_dst, _ = simplify_directed(src, dst, n, index_dtype=dtype)
-    indptr, indices, rows, _ = build_csr(arc_src, arc_dst, n)
-    return Prepared(n, indptr, indices, rows, orientation="arcs", ordering="none")
+    indptr = row_pointers(arc_src, n)
+    return Prepared(n, indptr, arc_dst, arc_src, orientation="arcs", ordering="none")

@@ -1,10 +1,13 @@
 """Compressed sparse rows with sorted neighbour lists, from a list of arcs, and
 the two small CSR helpers the orientation and orderings share."""
 
+import numpy as np
+
 from ..device import module_of
+from . import elementwise
 from .simplify import packed_keys, unpack_keys
 
-__all__ = ["build_csr", "row_positions", "vertex_counts"]
+__all__ = ["build_csr", "csr_from_keys", "row_pointers", "row_positions", "vertex_counts"]
 
 
 def build_csr(src, dst, n, values=None):
@@ -20,17 +23,27 @@ def build_csr(src, dst, n, values=None):
     values : array or None
         ``values`` permuted to CSR order.
     """
-    xp = module_of(src)
-    keys = packed_keys(src, dst, n)
+    return csr_from_keys(packed_keys(src, dst, n), n, src.dtype, values)
+
+
+def csr_from_keys(keys, n, dtype, values=None):
+    """:func:`build_csr` of arcs given as :func:`~.simplify.packed_keys` (any order),
+    with ids of ``dtype``."""
+    xp = module_of(keys)
     if values is None:
         keys = xp.sort(keys)
     else:
         order = xp.argsort(keys)
         keys = keys[order]
         values = values[order]
-    rows, indices = unpack_keys(keys, n, src.dtype)
-    indptr = xp.searchsorted(rows, xp.arange(n + 1, dtype=rows.dtype)).astype(xp.int64)
-    return indptr, indices, rows, values
+    rows, indices = unpack_keys(keys, n, dtype)
+    return row_pointers(rows, n), indices, rows, values
+
+
+def row_pointers(rows, n):
+    """The CSR ``indptr`` (int64, length n + 1) of a sorted row array."""
+    xp = module_of(rows)
+    return xp.searchsorted(rows, xp.arange(n + 1, dtype=rows.dtype)).astype(xp.int64, copy=False)
 
 
 def row_positions(indptr, vertices):
@@ -62,8 +75,8 @@ def row_positions(indptr, vertices):
 
 
 def vertex_counts(ids, n, weights=None):
-    """``bincount(ids, weights, minlength=n)``, also for an empty ``ids``
-    (CuPy's bincount takes the maximum of its input, which an empty array lacks).
+    """``bincount(ids, weights, minlength=n)`` (on the GPU by atomic adds: CuPy's
+    bincount synchronises and serialises on sorted ids).
 
     Returns
     -------
@@ -71,6 +84,6 @@ def vertex_counts(ids, n, weights=None):
         int64 counts, or float64 sums of ``weights``.
     """
     xp = module_of(ids)
-    if ids.size == 0:
-        return xp.zeros(n, dtype=xp.int64 if weights is None else xp.float64)
-    return xp.bincount(ids, weights=weights, minlength=n)
+    if xp is not np:
+        return elementwise.vertex_counts(ids, n, weights)
+    return np.bincount(ids, weights=weights, minlength=n)

@@ -8,10 +8,15 @@ doubling degree threshold, which evens the out-degrees out further
 (:mod:`.a_direction`).
 """
 
-from ..device import module_of
-from .a_direction import a_direction
+import numpy as np
 
-__all__ = ["ORIENTATIONS", "orient"]
+from ..device import module_of
+from . import elementwise
+from .a_direction import a_direction
+from .ordering import relabel
+from .simplify import packed_keys
+
+__all__ = ["ORIENTATIONS", "orient", "oriented_keys"]
 
 ORIENTATIONS = ("id", "degree", "a-direction")
 
@@ -43,3 +48,38 @@ def orient(how, lo, hi, degree):
     if how == "a-direction":
         return a_direction(lo, hi, degree)
     raise ValueError(f"unknown orientation {how!r}; accepted: {', '.join(ORIENTATIONS)}")
+
+
+def oriented_keys(how, lo, hi, degree, n, perm=None):
+    """Relabel the edges ``lo < hi`` by ``perm`` and orient them by ``how``, as
+    :func:`~.simplify.packed_keys` of the arcs.
+
+    On the GPU the relabelling, the orientation and the packing are one launch.
+
+    Parameters
+    ----------
+    how : {"id", "degree"}
+    lo, hi : integer arrays
+        Undirected simple edges with ``lo < hi`` (old ids).
+    degree : integer array
+        Undirected degree of every vertex (old ids).
+    n : int
+    perm : integer array, optional
+        ``perm[new_id] = old_id``; None keeps the ids.
+
+    Returns
+    -------
+    int64 array
+        One key per edge, aligned with ``lo, hi``.
+    """
+    if how not in ("id", "degree"):
+        raise ValueError(f"unknown orientation {how!r} for oriented_keys; accepted: id, degree")
+    xp = module_of(lo)
+    rank = None if perm is None else relabel(perm, n)
+    if xp is not np:
+        return elementwise.oriented_keys(how, lo, hi, degree, n, rank)
+    if perm is not None:
+        a, b = rank[lo], rank[hi]
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        degree = degree[perm]
+    return packed_keys(*orient(how, lo, hi, degree), n)

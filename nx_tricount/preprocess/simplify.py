@@ -1,12 +1,18 @@
 """Dedup and self-loop removal: any edge list becomes a simple graph.
 
 Works on NumPy and CuPy arrays alike (the array module is taken from the
-input). Duplicates are found by sorting 64-bit packed keys of ``(a, b)``; where
-an edge repeats with values, the last occurrence wins, as when NetworkX adds the
-same edge twice.
+input; on the GPU the elementwise steps are single launches from
+:mod:`.elementwise`). Duplicates are found by sorting 64-bit packed keys of
+``(a, b)``; self-loops get a key that sorts last and leave with the duplicates,
+so one compaction does both. Where an edge repeats with values, the last
+occurrence wins, as when NetworkX adds the same edge twice.
 """
 
+import numpy as np
+
 from ..device import module_of
+from . import elementwise
+from .elementwise import SENTINEL
 
 __all__ = ["simplify_undirected", "simplify_directed", "packed_keys", "unpack_keys"]
 
@@ -18,6 +24,8 @@ def packed_keys(a, b, n):
     undo than a division), else ``a * n + b`` (exact while ``n**2 < 2**63``).
     """
     xp = module_of(a)
+    if xp is not np:
+        return elementwise.packed_keys(a, b, n)
     if n <= 2**31:
         return (a.astype(xp.int64) << 32) | b.astype(xp.int64)
     return a.astype(xp.int64) * n + b.astype(xp.int64)
@@ -25,13 +33,27 @@ def packed_keys(a, b, n):
 
 def unpack_keys(keys, n, dtype):
     """Invert :func:`packed_keys`."""
+    if module_of(keys) is not np:
+        return elementwise.unpack_keys(keys, n, dtype)
     if n <= 2**31:
         return (keys >> 32).astype(dtype), (keys & 0xFFFFFFFF).astype(dtype)
     return (keys // n).astype(dtype), (keys % n).astype(dtype)
 
 
+def _edge_keys(src, dst, n):
+    """Keys of the undirected edges ``min(src, dst) - max(src, dst)``, with
+    :data:`SENTINEL` for self-loops."""
+    xp = module_of(src)
+    if xp is not np:
+        return elementwise.edge_keys(src, dst, n)
+    keys = packed_keys(np.minimum(src, dst), np.maximum(src, dst), n)
+    keys[src == dst] = SENTINEL
+    return keys
+
+
 def _unique_keys(keys, values):
-    """Sorted unique keys, with the value of each key's last occurrence."""
+    """Sorted unique keys without :data:`SENTINEL`, with the value of each key's
+    last occurrence."""
     xp = module_of(keys)
     if values is None:
         keys = xp.sort(keys)
@@ -44,6 +66,7 @@ def _unique_keys(keys, values):
     last = xp.empty(keys.size, dtype=bool)
     last[-1] = True
     xp.not_equal(keys[1:], keys[:-1], out=last[:-1])
+    last &= keys != SENTINEL
     keys = keys[last]
     if values is not None:
         values = values[last]
@@ -78,15 +101,14 @@ def simplify_undirected(src, dst, n, values=None, index_dtype=None, unique=False
     """
     xp = module_of(src)
     index_dtype = index_dtype or src.dtype
-    lo = xp.minimum(src, dst)
-    hi = xp.maximum(src, dst)
-    keep = lo != hi
-    lo, hi = lo[keep], hi[keep]
-    if values is not None:
-        values = values[keep]
     if unique:
+        keep = xp.flatnonzero(src != dst)  # one compaction for both arrays
+        src, dst = src[keep], dst[keep]
+        if values is not None:
+            values = values[keep]
+        lo, hi = xp.minimum(src, dst), xp.maximum(src, dst)
         return lo.astype(index_dtype), hi.astype(index_dtype), values
-    keys, values = _unique_keys(packed_keys(lo, hi, n), values)
+    keys, values = _unique_keys(_edge_keys(src, dst, n), values)
     lo, hi = unpack_keys(keys, n, index_dtype)
     return lo, hi, values
 
@@ -97,11 +119,9 @@ def simplify_directed(src, dst, n, values=None, index_dtype=None):
     Same parameters and returns as :func:`simplify_undirected`, with arcs kept in
     their direction.
     """
+    xp = module_of(src)
     index_dtype = index_dtype or src.dtype
-    keep = src != dst
-    src, dst = src[keep], dst[keep]
-    if values is not None:
-        values = values[keep]
-    keys, values = _unique_keys(packed_keys(src, dst, n), values)
+    keys = xp.where(src != dst, packed_keys(src, dst, n), SENTINEL)
+    keys, values = _unique_keys(keys, values)
     src, dst = unpack_keys(keys, n, index_dtype)
     return src, dst, values

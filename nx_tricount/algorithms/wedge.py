@@ -255,10 +255,11 @@ def _bitmap_layout(prepared, largest):
     if key not in p.derived:
         import cupy
 
-        degree = cupy.diff(p.indptr) + cupy.bincount(p.indices, minlength=p.n)
         # Degrees ascend with the ids: the dense vertices are the last ones.
-        rows = min(largest, int(cupy.count_nonzero(degree >= BITMAP_MIN_DEGREE)))
-        p.derived[key] = (rows, int(p.indptr[p.n - rows]))
+        sparse = cupy.searchsorted(p.degree, BITMAP_MIN_DEGREE)
+        rows = cupy.minimum(largest, p.n - sparse)
+        rows, first_arc = (int(x) for x in cupy.stack([rows, p.indptr[p.n - rows]]).get())
+        p.derived[key] = (rows, first_arc)
     return p.derived[key]
 
 
@@ -281,7 +282,8 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
         Oriented CSR on the GPU.
     mode : {"total", "per_node", "per_edge"}
     spread : int, optional
-        Wedges per thread (default :data:`SPREAD`).
+        Wedges per thread (default :data:`SPREAD`, or fewer when the graph has
+        fewer than that many wedges for each thread the GPU runs at once).
     bitmap_rows : int, optional
         Most rows of the bitmap of the last vertices' out-neighbourhoods, up to
         2**17 (default :data:`BITMAP_ROWS`; 0 disables it). Used only with ordering "degree" and
@@ -294,6 +296,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     from . import gpu
 
     p = prepared
+    chosen_spread = spread
     spread = SPREAD if spread is None else int(spread)
     threads = THREADS if threads is None else int(threads)
     if threads % 32 or not 32 <= threads <= 256:  # 256: the kernels' launch bounds
@@ -322,13 +325,23 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     words = (rows + 31) // 32
     first_row = p.n - rows
     out, weighted = gpu.output(p, mode)
-    hot = 0
-    if mode == "per_node" and not weighted and p.ordering == "degree":
-        hot = min(HOT_VERTICES, p.n, (shared_limit - spread * slot_bytes) // 4)
-    shared = spread * slot_bytes + 4 * hot
     weight = p.values.dtype if weighted else np.float64
     vid = p.indices.dtype
     count = gpu.function("wedge.cu", gpu.entry("wedge", mode, weighted), vid=vid, weight=weight, eid=eid)
+
+    def hot_vertices(spread):
+        if mode == "per_node" and not weighted and p.ordering == "degree":
+            return min(HOT_VERTICES, p.n, (shared_limit - spread * slot_bytes) // 4)
+        return 0
+
+    if chosen_spread is None:
+        # Fewer wedges per thread where SPREAD would leave some of the threads the
+        # GPU holds at once (its multiprocessors x resident blocks) without work.
+        shared = SPREAD * slot_bytes + 4 * hot_vertices(SPREAD)
+        resident = gpu.resident_blocks(count, shared, threads) * threads
+        spread = int(min(SPREAD, max(1, -(-wedges // resident))))
+    hot = hot_vertices(spread)
+    shared = spread * slot_bytes + 4 * hot
     with gpu.cuda_errors("running the wedge kernel"):
         bitmap = cupy.zeros(max(_bitmap_words(rows), 1), dtype=np.uint32)
         if rows:

@@ -10,13 +10,14 @@ Milliseconds, medians of ``--repeats`` runs after a warm-up; CUDA events on the
 GPU, ``time.perf_counter`` on the CPU.
 
 Graphs: every ``../shared/data`` graph (``$NX_TRICOUNT_DATA`` overrides the
-folder), and with ``--generated`` the suite's R-MAT 16, grid and Barabási–Albert
-graphs at CPU-sized scales.
+folder); with ``--generated`` the suite's R-MAT 16, grid and Barabási–Albert
+graphs at CPU-sized scales (and R-MAT 17); with ``--suite`` (GPU) the GPU benchmark's own
+(examples/benchmark_gpu.py: R-MAT 18-23, the 1000x1000 grid, BA 2M x 10).
 
 Usage::
 
     python examples/benchmark_auto.py --device cpu --json auto_cpu.json
-    python examples/benchmark_auto.py --device gpu --json auto_gpu.json
+    python examples/benchmark_auto.py --device gpu --generated --suite --json auto_gpu.json
 """
 
 import argparse
@@ -32,6 +33,7 @@ import numpy as np
 
 from nx_tricount.algorithms import ALGORITHMS, PREPROCESSING, count
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.graph import TriGraph
 from nx_tricount.plan import make_plan
 from nx_tricount.preprocess import prepare_undirected
 
@@ -39,6 +41,7 @@ DATA = Path(os.environ.get("NX_TRICOUNT_DATA", Path(__file__).resolve().parents[
 
 GENERATED = {
     "rmat16": lambda: (*rmat_edges(16, seed=16), 1 << 16),
+    "rmat17": lambda: (*rmat_edges(17, seed=17), 1 << 17),
     "grid300": lambda: (*grid_edges(300, 300, 0.05, seed=1), 300 * 300),
     "ba200k": lambda: (*barabasi_albert_edges(200_000, 10, seed=2), 200_000),
 }
@@ -89,9 +92,10 @@ def timer(device, repeats):
 
 
 def auto_total(src, dst, n, device):
-    """``(total, plan)`` as a call with every setting ``auto`` makes them: the plan,
-    the preprocessing it asks for, the count."""
-    plan = make_plan(device=device)
+    """``(total, plan)`` as a call with every setting ``auto`` makes them: the plan
+    (with the statistics it reads, on a fresh graph), the preprocessing it asks
+    for, the count."""
+    plan = make_plan(TriGraph(src, dst, n), device=device)
     prepared = prepare_undirected(src, dst, n, orientation=plan.orientation, ordering=plan.ordering)
     return plan.count(prepared, "total").total, plan
 
@@ -135,11 +139,21 @@ def main():
     parser.add_argument("--device", choices=["cpu", "gpu"], required=True)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--generated", action="store_true", help="also the generated graphs")
+    parser.add_argument(
+        "--suite", action="store_true", help="also the GPU benchmark's graphs (R-MAT 18-23, grid, BA)"
+    )
+    parser.add_argument("--only", nargs="+", metavar="GRAPH", help="just these graphs")
     parser.add_argument("--json", help="write the rows here")
     args = parser.parse_args()
     graphs = data_graphs()
     if args.generated:
         graphs.update(GENERATED)
+    if args.suite:
+        from benchmark_gpu import GRAPHS  # generated on the GPU
+
+        graphs.update(GRAPHS)
+    if args.only:
+        graphs = {name: graphs[name] for name in args.only}
     measure = timer(args.device, args.repeats)
     print(f"device: {args.device}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
     rows = [bench_graph(name, load, args.device, measure) for name, load in graphs.items()]

@@ -1,8 +1,10 @@
 """The plan of a count: which algorithm, preprocessing and device, and why.
 
 Settings come from the per-call keywords, else ``nx.config.backends.tricount``;
-``"auto"`` values are resolved here. :func:`make_plan` returns the plan without
-counting, and logs it at DEBUG on the ``nx_tricount`` logger.
+``"auto"`` values are resolved here, per device and, on the GPU, per graph (the
+rule and the measurements behind it: docs/algorithms.md, "Choosing by itself").
+:func:`make_plan` returns the plan without counting, and logs it at DEBUG on the
+``nx_tricount`` logger.
 """
 
 import logging
@@ -10,11 +12,24 @@ from dataclasses import dataclass
 
 from .algorithms import PREPROCESSING, count, has_gpu
 from .config import KERNEL_PARAMETERS, check_choice, config_from_environment
+from .convert import from_networkx
+from .degree_statistics import degree_statistics
 from .device import resolve_device
+from .graph import TriGraph
 
-__all__ = ["Plan", "make_plan", "current_config"]
+__all__ = ["Plan", "make_plan", "current_config", "gpu_auto_algorithm"]
 
 logger = logging.getLogger("nx_tricount")
+
+#: On the GPU, graphs of fewer edge rows count with merge without a look at their
+#: degrees: there every configuration takes a few milliseconds at most, mostly
+#: preprocessing and launches, and merge on degree orientation has the cheapest;
+#: wedge overtakes it only on R-MAT graphs of more rows (docs/benchmarks.md).
+GPU_LOOK_ROWS = 3_000_000
+#: On the GPU, larger graphs whose mean endpoint degree reaches this count with
+#: wedge (R-MAT scales 16-23: 1,467-3,833+; Barabási–Albert 71-83; grids 4;
+#: every ../shared/data graph at most 421).
+GPU_WEDGE_SKEW = 1000
 
 
 @dataclass(frozen=True)
@@ -55,11 +70,15 @@ def current_config():
     return config if config is not None else config_from_environment()
 
 
-def make_plan(*, algorithm=None, orientation=None, ordering=None, device=None):
-    """Resolve the settings of one count.
+def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device=None):
+    """Resolve the settings of one count on ``G``.
 
     Parameters
     ----------
+    G : TriGraph or NetworkX graph, optional
+        The graph to count. On the GPU ``algorithm="auto"`` looks at its size and,
+        for large graphs, its degrees (computed once and cached on a TriGraph);
+        without ``G`` it plans for a small graph.
     algorithm, orientation, ordering, device : str, optional
         Per-call overrides of ``nx.config.backends.tricount``.
 
@@ -73,6 +92,14 @@ def make_plan(*, algorithm=None, orientation=None, ordering=None, device=None):
         A setting has a value that is not accepted.
     GPUNotAvailableError
         ``device="gpu"`` on a machine without a usable GPU.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import nx_tricount
+    >>> plan = nx_tricount.make_plan(nx.karate_club_graph(), device="cpu")
+    >>> plan.algorithm, plan.orientation, plan.ordering
+    ('hash', 'degree', 'none')
     """
     config = current_config()
     requested = {
@@ -88,22 +115,18 @@ def make_plan(*, algorithm=None, orientation=None, ordering=None, device=None):
     reasons = []
     chosen = settings["algorithm"]
     if chosen == "auto":
-        # Both candidates have a GPU implementation, so the device decides.
-        if resolve_device(settings["device"], gpu_implemented=has_gpu("wedge")) == "gpu":
-            chosen = "wedge"
-            reasons.append(
-                "algorithm auto -> wedge: the fastest GPU kernel on the power-law graphs "
-                "measured (R-MAT scales 18-23 on an H100: 1.5-1.7x faster than merge); "
-                "merge is faster on low-degree graphs (grid, Barabási–Albert), where "
-                "both take under 2 ms (docs/benchmarks.md)"
-            )
+        # Every candidate has a GPU implementation, so the device decides.
+        if resolve_device(settings["device"], gpu_implemented=True) == "gpu":
+            G = _as_graph(G)
+            rows = 0 if G is None else int(G.src.size)
+            chosen, reason = gpu_auto_algorithm(rows, lambda: _statistics_on_gpu(G))
         else:
-            chosen = "hash"
-            reasons.append(
+            chosen, reason = "hash", (
                 "algorithm auto -> hash: on the CPU engine one direct-address table per "
-                "vertex is the fastest configuration, or within 1.14x of it, on every "
+                "vertex is the fastest configuration, or within 1.20x of it, on every "
                 "../shared/data and generated graph measured (docs/benchmarks.md)"
             )
+        reasons.append(reason)
     resolved_device = resolve_device(settings["device"], gpu_implemented=has_gpu(chosen))
     if settings["device"] == "auto":
         reasons.append(f"device auto -> {resolved_device}")
@@ -127,3 +150,49 @@ def make_plan(*, algorithm=None, orientation=None, ordering=None, device=None):
     plan = Plan(chosen, orientation, ordering, resolved_device, tuple(reasons), parameters)
     logger.debug("tricount plan: %s", plan)
     return plan
+
+
+def _as_graph(G):
+    """A TriGraph for ``G`` (converted from NetworkX), or None."""
+    if G is None or isinstance(G, TriGraph):
+        return G
+    return from_networkx(G)
+
+
+def _statistics_on_gpu(G):
+    """The degree statistics of the TriGraph ``G``, computed on the GPU once."""
+    return G.cached(
+        ("degree statistics", "gpu"), lambda: degree_statistics(*G.edges_on("gpu"), G.n)
+    )
+
+
+def gpu_auto_algorithm(rows, statistics):
+    """``(algorithm, reason)`` of ``algorithm="auto"`` on the GPU.
+
+    Parameters
+    ----------
+    rows : int
+        Edge rows of the graph.
+    statistics : callable
+        Returns the graph's :class:`~.degree_statistics.DegreeStatistics`; called
+        only for graphs of at least :data:`GPU_LOOK_ROWS` rows.
+    """
+    if rows < GPU_LOOK_ROWS:
+        return "merge", (
+            f"algorithm auto -> merge: {rows:,} edge rows (< {GPU_LOOK_ROWS:,}), where "
+            "merge's single launch on degree orientation, the cheapest preprocessing, "
+            "is within 1.25x of the best configuration on every graph measured; the "
+            "degrees are not looked at (docs/benchmarks.md)"
+        )
+    skew = statistics().endpoint_degree
+    if skew >= GPU_WEDGE_SKEW:
+        return "wedge", (
+            f"algorithm auto -> wedge: {rows:,} edge rows and a mean endpoint degree "
+            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {GPU_WEDGE_SKEW:,}): hubs, whose wedges "
+            "wedge-parallel counting spreads evenly over the threads (docs/benchmarks.md)"
+        )
+    return "merge", (
+        f"algorithm auto -> merge: {rows:,} edge rows and a mean endpoint degree "
+        f"sum(d^2)/sum(d) = {skew:,.0f} (< {GPU_WEDGE_SKEW:,}): few wedges per edge, "
+        "where one merge per arc is the fastest (docs/benchmarks.md)"
+    )

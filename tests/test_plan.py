@@ -1,0 +1,104 @@
+"""The ``auto`` plan: the rule, the statistics it reads, and its explanations."""
+
+import logging
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nx_tricount
+from nx_tricount import degree_statistics as statistics_module
+from nx_tricount.degree_statistics import DegreeStatistics, degree_statistics
+from nx_tricount.device import gpu_available
+from nx_tricount.frames import from_edges
+from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.plan import GPU_LOOK_ROWS, GPU_WEDGE_SKEW, gpu_auto_algorithm
+
+
+def _statistics(skew):
+    return lambda: DegreeStatistics(rows=GPU_LOOK_ROWS, endpoint_degree=skew, sampled_rows=GPU_LOOK_ROWS)
+
+
+def _never():
+    raise AssertionError("the statistics of a small graph were computed")
+
+
+def test_small_graphs_get_merge_without_statistics():
+    algorithm, reason = gpu_auto_algorithm(GPU_LOOK_ROWS - 1, _never)
+    assert algorithm == "merge"
+    assert f"{GPU_LOOK_ROWS - 1:,} edge rows" in reason and "not looked at" in reason
+
+
+@pytest.mark.parametrize(
+    "skew,expected", [(GPU_WEDGE_SKEW, "wedge"), (3833.4, "wedge"), (GPU_WEDGE_SKEW - 1, "merge"), (4.1, "merge")]
+)
+def test_large_graphs_choose_by_endpoint_degree(skew, expected):
+    algorithm, reason = gpu_auto_algorithm(GPU_LOOK_ROWS, _statistics(skew))
+    assert algorithm == expected
+    assert f"algorithm auto -> {expected}" in reason
+    assert f"sum(d^2)/sum(d) = {skew:,.0f}" in reason
+
+
+def test_degree_statistics_by_hand():
+    # A star 0-1, 0-2, 0-3 and an edge 2-3 given twice: degrees 3, 1, 3, 3, 0.
+    src, dst = np.array([0, 0, 0, 2, 3]), np.array([1, 2, 3, 3, 2])
+    statistics = degree_statistics(src, dst, 5)
+    assert statistics == DegreeStatistics(rows=5, endpoint_degree=(9 + 1 + 9 + 9) / 10, sampled_rows=5)
+    assert degree_statistics(src[:0], dst[:0], 0) == DegreeStatistics(0, 0.0, 0)
+    assert degree_statistics(src[:0], dst[:0], 3) == DegreeStatistics(0, 0.0, 0)
+
+
+@pytest.mark.parametrize("scale", [17, 18])
+def test_sampled_degree_statistics_estimate_the_whole(monkeypatch, scale):
+    src, dst = rmat_edges(scale, seed=scale)
+    monkeypatch.setattr(statistics_module, "SAMPLE_ROWS", src.size)
+    exact = degree_statistics(src, dst, 1 << scale)
+    assert exact.sampled_rows == src.size
+    monkeypatch.setattr(statistics_module, "SAMPLE_ROWS", src.size // 16)
+    estimate = degree_statistics(src, dst, 1 << scale)
+    assert estimate.sampled_rows == src.size // 16
+    assert estimate.endpoint_degree == pytest.approx(exact.endpoint_degree, rel=0.1)
+    # Grids have no hubs: the estimate stays far below the wedge threshold.
+    src, dst = grid_edges(300, 300, 0.05, seed=1)
+    assert degree_statistics(src, dst, 300 * 300).endpoint_degree < 10
+
+
+def test_plan_of_a_graph_is_deterministic_and_explains_itself(caplog):
+    G = nx.karate_club_graph()
+    with caplog.at_level(logging.DEBUG, logger="nx_tricount"):
+        first = nx_tricount.make_plan(G)
+    assert first == nx_tricount.make_plan(G)
+    assert "tricount plan: algorithm=" in caplog.text
+    text = str(first)
+    for key in ("algorithm", "orientation", "ordering", "device"):
+        assert f"{key} auto ->" in text
+    if first.device == "gpu":
+        # 78 edge rows: below the rows at which the GPU plan looks at degrees.
+        assert first.algorithm == "merge" and "not looked at" in text
+    else:
+        assert first.algorithm == "hash"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="needs a GPU")
+def test_gpu_plan_reads_the_graph():
+    import cupy
+
+    src, dst = rmat_edges(18, seed=18)
+    rmat = from_edges(cupy.asarray(src), cupy.asarray(dst), n=1 << 18)
+    assert rmat.src.size >= GPU_LOOK_ROWS
+    plan = nx_tricount.make_plan(rmat, device="gpu")
+    assert (plan.algorithm, plan.orientation, plan.ordering) == ("wedge", "id", "degree")
+    gpu_statistics = rmat.cached(("degree statistics", "gpu"), None)
+    assert gpu_statistics == degree_statistics(src, dst, 1 << 18)
+    assert gpu_statistics.endpoint_degree >= GPU_WEDGE_SKEW
+    src, dst = barabasi_albert_edges(400_000, 10, seed=2)
+    ba = from_edges(src, dst, n=400_000)
+    assert ba.src.size >= GPU_LOOK_ROWS
+    plan = nx_tricount.make_plan(ba, device="gpu")
+    assert (plan.algorithm, plan.orientation, plan.ordering) == ("merge", "degree", "none")
+    assert "sum(d^2)/sum(d) = 7" in str(plan)
+    assert nx_tricount.transitivity(ba, device="gpu") == nx_tricount.transitivity(ba, device="cpu")
+    grid = from_edges(*grid_edges(1000, 1000, 0.05, seed=1), n=1000 * 1000)
+    plan = nx_tricount.make_plan(grid, device="gpu")
+    assert plan.algorithm == "merge" and "not looked at" in str(plan)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..device import module_of
 from .a_direction import orientation_cost
-from .csr import csr_from_keys, row_pointers, vertex_counts
+from .csr import csr_from_keys, endpoint_counts, row_pointers
 from .ordering import BEFORE_ORIENTATION, ORDERINGS, arc_order, relabel, vertex_order
 from .orientation import ORIENTATIONS, orient, oriented_keys
 from .simplify import packed_keys, simplify_directed, simplify_undirected
@@ -37,7 +37,7 @@ def index_dtype(n):
 
 def undirected_degree(lo, hi, n):
     """Degree of every vertex of the simple undirected graph ``lo - hi``."""
-    return vertex_counts(lo, n) + vertex_counts(hi, n)
+    return endpoint_counts(lo, hi, n)
 
 
 @dataclass

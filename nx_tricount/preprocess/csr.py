@@ -7,7 +7,14 @@ from ..device import module_of
 from . import elementwise
 from .simplify import packed_keys, unpack_keys
 
-__all__ = ["build_csr", "csr_from_keys", "row_pointers", "row_positions", "vertex_counts"]
+__all__ = [
+    "build_csr",
+    "csr_from_keys",
+    "endpoint_counts",
+    "row_pointers",
+    "row_positions",
+    "vertex_counts",
+]
 
 
 def build_csr(src, dst, n, values=None):
@@ -72,6 +79,14 @@ def row_positions(indptr, vertices):
     # (empty rows share their end with the row before and are skipped).
     row = xp.searchsorted(end, k, side="right")
     return start[row] + (k - (end[row] - length[row]))
+
+
+def endpoint_counts(a, b, n):
+    """``vertex_counts(a, n) + vertex_counts(b, n)`` (one launch on the GPU): the
+    degrees of the edges ``a - b``."""
+    if module_of(a) is not np:
+        return elementwise.endpoint_counts(a, b, n)
+    return np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
 
 
 def vertex_counts(ids, n, weights=None):

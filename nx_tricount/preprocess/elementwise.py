@@ -13,7 +13,15 @@ import functools
 
 import numpy as np
 
-__all__ = ["SENTINEL", "edge_keys", "packed_keys", "unpack_keys", "oriented_keys", "vertex_counts"]
+__all__ = [
+    "SENTINEL",
+    "edge_keys",
+    "packed_keys",
+    "unpack_keys",
+    "oriented_keys",
+    "endpoint_counts",
+    "vertex_counts",
+]
 
 #: The key of a self-loop: sorts after every real key and is dropped with duplicates.
 SENTINEL = np.iinfo(np.int64).max
@@ -71,6 +79,12 @@ def _kernels():
         "count": kernel(
             "T id", "raw U counts", "atomicAdd(&counts[id], (U)1);", "vertex_counts"
         ),
+        "count_both": kernel(
+            "T a, T b",
+            "raw U counts",
+            "atomicAdd(&counts[a], (U)1); atomicAdd(&counts[b], (U)1);",
+            "endpoint_counts",
+        ),
         "sum": kernel(
             "T id, float64 weight", "raw float64 sums", "atomicAdd(&sums[id], weight);", "vertex_sums"
         ),
@@ -112,6 +126,15 @@ def oriented_keys(orientation, lo, hi, degree, n, rank=None):
         np.int32(orientation == "degree"),
         n,
     )
+
+
+def endpoint_counts(a, b, n):
+    """Occurrences of each id in ``0..n-1`` in ``a`` and ``b`` together (int64)."""
+    import cupy
+
+    counts = cupy.zeros(n, dtype=np.uint64)
+    _kernels()["count_both"](a, b, counts)
+    return counts.view(np.int64)
 
 
 def vertex_counts(ids, n, weights=None):

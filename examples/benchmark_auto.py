@@ -6,8 +6,9 @@ preprocessing and with the two common ones (ascending-degree ids; degree
 orientation with ids kept). The script prints each configuration's time against
 the best one, and ``auto`` timed the same way: the plan, the preprocessing it
 asks for, and the count.
-Milliseconds, medians of ``--repeats`` runs after a warm-up; CUDA events on the
-GPU, ``time.perf_counter`` on the CPU.
+Milliseconds, medians of ``--repeats`` rounds after a warm-up, each round timing
+every configuration and ``auto`` once (interleaved, so that drift weighs on all
+alike); CUDA events on the GPU, ``time.perf_counter`` on the CPU.
 
 Graphs: every ``../shared/data`` graph (``$NX_TRICOUNT_DATA`` overrides the
 folder); with ``--generated`` the suite's R-MAT 16, grid and Barabási–Albert
@@ -72,23 +73,38 @@ def configurations():
     return found
 
 
-def timer(device, repeats):
-    """A function that returns the median ms of ``function()`` and its last result."""
+def once_timer(device):
+    """A function that times one call of ``function()``: ``(ms, result)``."""
     if device == "gpu":
-        from benchmark_gpu import event_ms  # CUDA events; imports CuPy
+        from benchmark_gpu import event_once  # CUDA events; imports CuPy
 
-        return lambda function: event_ms(function, repeats)
+        return event_once
 
-    def measure(function):
+    def once(function):
+        start = time.perf_counter()
         result = function()
-        times = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            result = function()
-            times.append(1e3 * (time.perf_counter() - start))
-        return statistics.median(times), result
+        return 1e3 * (time.perf_counter() - start), result
 
-    return measure
+    return once
+
+
+def interleaved_ms(functions, once, repeats):
+    """Median ms of every function of the dict ``functions`` and its last result.
+
+    After a warm-up call of each, the functions are timed in ``repeats`` rounds of
+    one call each, so that a drift of the clocks or of the host's load over the
+    run weighs on all of them alike; each round starts one function further on, so
+    that none always follows the same one.
+    """
+    results = {key: function() for key, function in functions.items()}
+    times = {key: [] for key in functions}
+    keys = list(functions)
+    for round_ in range(repeats):
+        shift = round_ % len(keys)
+        for key in keys[shift:] + keys[:shift]:
+            ms, results[key] = once(functions[key])
+            times[key].append(ms)
+    return {key: statistics.median(values) for key, values in times.items()}, results
 
 
 def auto_total(src, dst, n, device):
@@ -100,23 +116,24 @@ def auto_total(src, dst, n, device):
     return plan.count(prepared, "total").total, plan
 
 
-def bench_graph(name, load, device, measure):
+def bench_graph(name, load, device, once, repeats):
     src, dst, n = load()
     if device == "gpu":
         import cupy
 
         src, dst = cupy.asarray(src), cupy.asarray(dst)
-    times = {}
-    totals = set()
+    functions = {}
     for algorithm, orientation, ordering in configurations():
-        def run():
+        def run(algorithm=algorithm, orientation=orientation, ordering=ordering):
             prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
             return count(prepared, algorithm, "total", device).total
 
-        times[(algorithm, orientation, ordering)], total = measure(run)
-        totals.add(total)
-    auto_ms, (total, plan) = measure(lambda: auto_total(src, dst, n, device))
-    totals.add(total)
+        functions[(algorithm, orientation, ordering)] = run
+    functions["auto"] = lambda: auto_total(src, dst, n, device)
+    times, results = interleaved_ms(functions, once, repeats)
+    auto_ms = times.pop("auto")
+    total, plan = results.pop("auto")
+    totals = {total, *results.values()}
     assert len(totals) == 1, f"{name}: configurations disagree: {totals}"
     chosen = (plan.algorithm, plan.orientation, plan.ordering)
     best = min(times, key=times.get)
@@ -154,9 +171,9 @@ def main():
         graphs.update(GRAPHS)
     if args.only:
         graphs = {name: graphs[name] for name in args.only}
-    measure = timer(args.device, args.repeats)
+    once = once_timer(args.device)
     print(f"device: {args.device}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
-    rows = [bench_graph(name, load, args.device, measure) for name, load in graphs.items()]
+    rows = [bench_graph(name, load, args.device, once, args.repeats) for name, load in graphs.items()]
     worst = max(rows, key=lambda r: r["auto_over_best"])
     print(f"\nworst auto/best: {worst['auto_over_best']:.2f}x on {worst['graph']}", flush=True)
     if args.json:

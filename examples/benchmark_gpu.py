@@ -79,6 +79,16 @@ TRUST = {"g18": 2.40, "g20": 16.8, "g22": 93.7, "g23": 233.0, "grid": 0.75, "ba"
 NX_CUGRAPH = {"g18": 25, "g20": 155, "g22": 903, "g23": 2348, "grid": 9.8, "ba": 52}
 
 
+def event_once(function):
+    """Milliseconds between CUDA events around one call of ``function()``, and its result."""
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record()
+    result = function()
+    end.record()
+    end.synchronize()
+    return cupy.cuda.get_elapsed_time(start, end), result
+
+
 def event_ms(function, repeats):
     """Median milliseconds between CUDA events around ``function()``, after a warm-up,
     and its last result."""
@@ -86,12 +96,8 @@ def event_ms(function, repeats):
     cupy.cuda.get_current_stream().synchronize()
     times = []
     for _ in range(repeats):
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        result = function()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end))
+        ms, result = event_once(function)
+        times.append(ms)
     return statistics.median(times), result
 
 

@@ -45,7 +45,7 @@ def main(argv=None):
 
     name, G = _load(args)
     print(f"graph: {name}: {G.number_of_nodes()} nodes, {G.number_of_edges()} edges")
-    print(f"plan: {nx_tricount.make_plan(**settings)}")
+    print(f"plan: {nx_tricount.make_plan(G, **settings)}")
     nx.config.cache_converted_graphs = False
     # The first call compiles (or loads from numba's cache) the kernels.
     _, warmup_s = _timed(nx.triangles, nx.complete_graph(4), backend="tricount", **settings)

@@ -11,6 +11,10 @@ corrects for the sampling (:func:`degree_statistics`).
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from .device import module_of
+from .preprocess import elementwise
 from .preprocess.csr import endpoint_counts
 
 __all__ = ["SAMPLE_ROWS", "DegreeStatistics", "degree_statistics"]
@@ -60,7 +64,10 @@ def degree_statistics(src, dst, n):
         return DegreeStatistics(rows=rows, endpoint_degree=0.0, sampled_rows=0)
     degree = endpoint_counts(src, dst, n)
     # Every row adds 2 to the degree sum; the squares take one reduction.
-    squares = int((degree * degree).sum())
+    if module_of(degree) is np:
+        squares = float(np.dot(degree, degree))
+    else:
+        squares = elementwise.square_sum(degree)
     p = sampled / rows
     return DegreeStatistics(
         rows=rows, endpoint_degree=(squares / (2 * sampled) - (1 - p)) / p, sampled_rows=sampled

@@ -69,8 +69,11 @@ BITMAP_MIN_DEGREE = 32
 
 #: Per-node counters kept in each block's shared memory for the last ids (the hubs
 #: under degree ordering, which most triangles touch): they spare the global atomics
-#: on the hottest addresses and are added to the output once per block.
-HOT_VERTICES = 2048
+#: on the hottest addresses and are added to the output once per block. More of
+#: them take shared memory from the blocks a multiprocessor holds: per-node kernel
+#: ms with 0 / 1024 / 2048 / 4096 / 7040 counters, H100, R-MAT 22: 231 / 81.0 /
+#: 91.1 / 100.7 / 129.1; R-MAT 18 and 20 in the same order (docs/benchmarks.md).
+HOT_VERTICES = 1024
 
 #: Wedges per CPU task: enough to amortise the base-vertex search, small enough
 #: to balance 2..64 threads on graphs with a few hundred thousand wedges.

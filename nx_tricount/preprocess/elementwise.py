@@ -20,6 +20,7 @@ __all__ = [
     "unpack_keys",
     "oriented_keys",
     "endpoint_counts",
+    "square_sum",
     "vertex_counts",
 ]
 
@@ -125,6 +126,20 @@ def oriented_keys(orientation, lo, hi, degree, n, rank=None):
         np.int32(rank is not None),
         np.int32(orientation == "degree"),
         n,
+    )
+
+
+def square_sum(x):
+    """``sum(x * x)`` as a Python float, in one reduction launch."""
+    return float(_square_sum()(x))
+
+
+@functools.cache
+def _square_sum():
+    import cupy
+
+    return cupy.ReductionKernel(
+        "T x", "float64 total", "(double)x * x", "a + b", "total = a", "0", "nx_tricount_square_sum"
     )
 
 

@@ -181,8 +181,8 @@ def gpu_auto_algorithm(rows, statistics):
         return "merge", (
             f"algorithm auto -> merge: {rows:,} edge rows (< {GPU_LOOK_ROWS:,}), where "
             "merge's single launch on degree orientation, the cheapest preprocessing, "
-            "is within 1.25x of the best configuration on every graph measured; the "
-            "degrees are not looked at (docs/benchmarks.md)"
+            "was within 1.13x of the best of 13 configurations on every ../shared/data "
+            "graph measured on an H100; the degrees are not looked at (docs/benchmarks.md)"
         )
     skew = statistics().endpoint_degree
     if skew >= GPU_WEDGE_SKEW:

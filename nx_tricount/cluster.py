@@ -26,7 +26,7 @@ from .preprocess import (
     prepare_undirected,
     simplify_directed,
 )
-from .preprocess.csr import vertex_counts
+from .preprocess.csr import endpoint_counts
 from .preprocess.simplify import packed_keys, unpack_keys
 
 __all__ = ["triangles", "clustering", "average_clustering", "transitivity"]
@@ -222,7 +222,7 @@ def _directed_pairs(G, plan, values):
     if values is None:
         values = xp.ones(src.size, dtype=np.int64)
     arc_src, arc_dst, values = simplify_directed(src, dst, n, values)
-    total_degree = vertex_counts(arc_src, n) + vertex_counts(arc_dst, n)
+    total_degree = endpoint_counts(arc_src, arc_dst, n)
     keys = packed_keys(xp.minimum(arc_src, arc_dst), xp.maximum(arc_src, arc_dst), n)
     order = xp.argsort(keys)
     keys, values = keys[order], values[order]
@@ -247,7 +247,7 @@ def _directed_terms(G, plan, weight, considered):
         prepared = prepare_undirected(
             lo, hi, G.n, orientation=plan.orientation, ordering=plan.ordering, values=b
         )
-        both = vertex_counts(lo[reciprocal], G.n) + vertex_counts(hi[reciprocal], G.n)
+        both = endpoint_counts(lo[reciprocal], hi[reciprocal], G.n)
         denominator = 2 * (total_degree * (total_degree - 1) - 2 * both)
         return prepared, denominator, max_weight
 

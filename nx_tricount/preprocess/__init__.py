@@ -133,19 +133,11 @@ def prepare_undirected(src, dst, n, *, orientation, ordering, values=None, uniqu
     dtype = index_dtype(n)
     lo, hi, values = simplify_undirected(src, dst, n, values, index_dtype=dtype, unique=unique)
     degree = undirected_degree(lo, hi, n)
-    xp = module_of(lo)
     if ordering in BEFORE_ORIENTATION:
         perm = vertex_order(ordering, degree)
         if perm is not None:
             perm = perm.astype(dtype)
-        if orientation == "a-direction":
-            if perm is not None:
-                rank = relabel(perm, n)
-                a, b = rank[lo], rank[hi]
-                lo, hi = xp.minimum(a, b), xp.maximum(a, b)
-            keys = packed_keys(*orient(orientation, lo, hi, _relabelled(degree, perm)), n)
-        else:
-            keys = oriented_keys(orientation, lo, hi, degree, n, perm)
+        keys = oriented_keys(orientation, lo, hi, degree, n, perm)
     else:
         arc_src, arc_dst = orient(orientation, lo, hi, degree)
         perm = arc_order(ordering, arc_src, arc_dst, n).astype(dtype)

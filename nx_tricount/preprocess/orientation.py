@@ -54,11 +54,12 @@ def oriented_keys(how, lo, hi, degree, n, perm=None):
     """Relabel the edges ``lo < hi`` by ``perm`` and orient them by ``how``, as
     :func:`~.simplify.packed_keys` of the arcs.
 
-    On the GPU the relabelling, the orientation and the packing are one launch.
+    On the GPU, for ``id`` and ``degree``, the relabelling, the orientation and
+    the packing are one launch.
 
     Parameters
     ----------
-    how : {"id", "degree"}
+    how : {"id", "degree", "a-direction"}
     lo, hi : integer arrays
         Undirected simple edges with ``lo < hi`` (old ids).
     degree : integer array
@@ -72,14 +73,14 @@ def oriented_keys(how, lo, hi, degree, n, perm=None):
     int64 array
         One key per edge, aligned with ``lo, hi``.
     """
-    if how not in ("id", "degree"):
-        raise ValueError(f"unknown orientation {how!r} for oriented_keys; accepted: id, degree")
+    if how not in ORIENTATIONS:
+        raise ValueError(f"unknown orientation {how!r}; accepted: {', '.join(ORIENTATIONS)}")
     xp = module_of(lo)
     rank = None if perm is None else relabel(perm, n)
-    if xp is not np:
+    if xp is not np and how in ("id", "degree"):
         return elementwise.oriented_keys(how, lo, hi, degree, n, rank)
     if perm is not None:
         a, b = rank[lo], rank[hi]
-        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        lo, hi = xp.minimum(a, b), xp.maximum(a, b)
         degree = degree[perm]
     return packed_keys(*orient(how, lo, hi, degree), n)

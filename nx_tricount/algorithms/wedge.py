@@ -36,7 +36,6 @@ __all__ = [
     "THREADS",
     "BITMAP_ROWS",
     "BITMAP_MIN_DEGREE",
-    "HOT_VERTICES",
 ]
 
 #: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`: with
@@ -66,14 +65,6 @@ THREADS = 128
 #: takes a few steps and the bitmap would only cost memory (grids, road networks;
 #: the value was not tuned).
 BITMAP_MIN_DEGREE = 32
-
-#: Per-node counters kept in each block's shared memory for the last ids (the hubs
-#: under degree ordering, which most triangles touch): they spare the global atomics
-#: on the hottest addresses and are added to the output once per block. More of
-#: them take shared memory from the blocks a multiprocessor holds: per-node kernel
-#: ms with 0 / 1024 / 2048 / 4096 / 7040 counters, H100, R-MAT 22: 231 / 81.0 /
-#: 91.1 / 100.7 / 129.1; R-MAT 18 and 20 in the same order (docs/benchmarks.md).
-HOT_VERTICES = 1024
 
 #: Wedges per CPU task: enough to amortise the base-vertex search, small enough
 #: to balance 2..64 threads on graphs with a few hundred thousand wedges.
@@ -321,12 +312,16 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     largest_bitmap = BITMAP_ROWS if bitmap_rows is None else int(bitmap_rows)
     if not 0 <= largest_bitmap <= 2**17:  # the kernel indexes the bitmap in 32 bits
         raise ValueError(f"bitmap_rows must be between 0 and {2**17}, got {largest_bitmap}")
+    # Per node, each arc counts its triangles as a base arc (kernels/wedge.cu,
+    # wedge_arc_credit) in 32 bits.
+    arc_credit = mode == "per_node" and p.values is None
+    arc_bytes = 4 * p.m if arc_credit else 0
     prefix_bytes = 0 if "wedge_prefix" in p.derived else 32 * (p.n + 1)
     degree_bytes = 0 if ("wedge_bitmap", largest_bitmap) in p.derived else 16 * p.n
     largest_bytes = 4 * _bitmap_words(min(largest_bitmap, p.n))
     gpu.check_memory(
-        gpu.output_bytes(p, mode) + prefix_bytes + max(degree_bytes, largest_bytes),
-        f"the {mode} output, wedge prefix sums and the bitmap",
+        gpu.output_bytes(p, mode) + arc_bytes + prefix_bytes + max(degree_bytes, largest_bytes),
+        f"the {mode} output, per-arc counts, wedge prefix sums and the bitmap",
     )
     with gpu.cuda_errors("preparing the wedge count"):
         prefix, wedges = _gpu_wedges(p)
@@ -336,25 +331,19 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     out, weighted = gpu.output(p, mode)
     weight = p.values.dtype if weighted else np.float64
     vid = p.indices.dtype
-    count = gpu.function("wedge.cu", gpu.entry("wedge", mode, weighted), vid=vid, weight=weight, eid=eid)
-
-    def hot_vertices(spread):
-        if mode == "per_node" and not weighted and p.ordering == "degree":
-            return min(HOT_VERTICES, p.n, (shared_limit - spread * slot_bytes) // 4)
-        return 0
-
+    kernel_types = dict(vid=vid, weight=weight, eid=eid)
+    count = gpu.function("wedge.cu", gpu.entry("wedge", mode, weighted), **kernel_types)
     if chosen_spread is None:
         # Fewer wedges per thread where SPREAD would not give every thread the GPU
         # holds at once (its multiprocessors x resident blocks) FILL rounds of work.
-        shared = SPREAD * slot_bytes + 4 * hot_vertices(SPREAD)
-        resident = gpu.resident_blocks(count, shared, threads) * threads
+        resident = gpu.resident_blocks(count, SPREAD * slot_bytes, threads) * threads
         spread = int(min(SPREAD, max(1, -(-wedges // (FILL * resident)))))
-    hot = hot_vertices(spread)
-    shared = spread * slot_bytes + 4 * hot
+    shared = spread * slot_bytes
     with gpu.cuda_errors("running the wedge kernel"):
         bitmap = cupy.zeros(max(_bitmap_words(rows), 1), dtype=np.uint32)
+        arc_hits = cupy.zeros(p.m if arc_credit else 1, dtype=np.uint32)
         if rows:
-            build = gpu.function("wedge.cu", "wedge_bitmap", vid=vid, weight=weight, eid=eid)
+            build = gpu.function("wedge.cu", "wedge_bitmap", **kernel_types)
             gpu.launch(
                 build,
                 p.m - first_arc,
@@ -367,10 +356,14 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
                 -(-wedges // spread),
                 (p.indptr, p.indices, p.rows, prefix, np.int64(p.n), np.int64(wedges),
                  np.int32(spread), np.int32(not p.ascending), bitmap,
-                 np.int64(first_row), np.int64(words), np.int64(p.n - hot),
-                 gpu.kernel_values(p, weighted), out),
+                 np.int64(first_row), np.int64(words), gpu.kernel_values(p, weighted),
+                 arc_hits, out),
                 threads=threads,
                 shared_mem=shared,
                 grid=gpu.resident_blocks(count, shared, threads),
             )
+        if arc_credit:
+            credit = gpu.function("wedge.cu", "wedge_arc_credit", **kernel_types)
+            gpu.launch(credit, p.m, (p.indices, p.rows, arc_hits, np.int64(p.m), out))
+            out >>= 1
     return gpu.finish(out, mode)

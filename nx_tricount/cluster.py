@@ -23,6 +23,7 @@ from .graph import TriGraph
 from .plan import make_plan
 from .preprocess import (
     prepare_arcs,
+    prepare_simple,
     prepare_undirected,
     simplify_directed,
 )
@@ -102,15 +103,8 @@ def _undirected(G, plan):
     """The oriented CSR of G's simple undirected graph."""
 
     def build():
-        src, dst = G.edges_on(plan.device)
-        return prepare_undirected(
-            src,
-            dst,
-            G.n,
-            orientation=plan.orientation,
-            ordering=plan.ordering,
-            unique=G.unique_edges and not G.directed,
-        )
+        simple = G.simple_graph(plan.device)
+        return prepare_simple(simple, orientation=plan.orientation, ordering=plan.ordering)
 
     return G.cached(("undirected", plan.orientation, plan.ordering, plan.device), build)
 

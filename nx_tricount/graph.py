@@ -10,6 +10,7 @@ preprocessing.
 import numpy as np
 
 from .device import array_module, module_of, to_host
+from .preprocess import simple_graph
 
 __all__ = ["TriGraph"]
 
@@ -155,6 +156,18 @@ class TriGraph:
         if xp is np:
             return to_host(array)
         return xp.asarray(array)
+
+    def simple_graph(self, device):
+        """The simple undirected graph of the edge rows on ``device`` (a
+        :class:`~.preprocess.SimpleGraph`), made once: the undirected
+        preprocessings and the GPU plan start from it."""
+
+        def build():
+            src, dst = self.edges_on(device)
+            unique = self.unique_edges and not self.directed
+            return simple_graph(src, dst, self.n, unique=unique)
+
+        return self.cached(("simple", device), build)
 
     def cached(self, key, build):
         """Return the cached preprocessing result for ``key``, building it once."""

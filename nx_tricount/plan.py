@@ -10,14 +10,16 @@ rule and the measurements behind it: docs/algorithms.md, "Choosing by itself").
 import logging
 from dataclasses import dataclass
 
+import numpy as np
+
 from .algorithms import PREPROCESSING, count, has_gpu
 from .config import KERNEL_PARAMETERS, check_choice, config_from_environment
 from .convert import from_networkx
-from .degree_statistics import degree_statistics
-from .device import resolve_device
+from .device import module_of, resolve_device
 from .graph import TriGraph
+from .preprocess import elementwise
 
-__all__ = ["Plan", "make_plan", "current_config", "gpu_auto_algorithm"]
+__all__ = ["Plan", "make_plan", "current_config", "gpu_auto_algorithm", "mean_endpoint_degree"]
 
 logger = logging.getLogger("nx_tricount")
 
@@ -26,9 +28,9 @@ logger = logging.getLogger("nx_tricount")
 #: preprocessing and launches, and merge on degree orientation has the cheapest;
 #: wedge overtakes it only on R-MAT graphs of more rows (docs/benchmarks.md).
 GPU_LOOK_ROWS = 3_000_000
-#: On the GPU, larger graphs whose mean endpoint degree reaches this count with
-#: wedge (R-MAT scales 16-23: 1,467-3,833+; Barabási–Albert 71-83; grids 4;
-#: every ../shared/data graph at most 421).
+#: On the GPU, larger graphs whose mean endpoint degree (:func:`mean_endpoint_degree`)
+#: reaches this count with wedge (R-MAT scales 16-20: 684-2,233, rising with the
+#: scale; Barabási–Albert 69-83; grids 4; every ../shared/data graph at most 421).
 GPU_WEDGE_SKEW = 1000
 
 
@@ -77,8 +79,9 @@ def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device
     ----------
     G : TriGraph or NetworkX graph, optional
         The graph to count. On the GPU ``algorithm="auto"`` looks at its size and,
-        for large graphs, its degrees (computed once and cached on a TriGraph);
-        without ``G`` it plans for a small graph.
+        for large graphs, the degrees of its simple graph (made once and cached
+        on a TriGraph, where the preprocessing starts from it); without ``G`` it
+        plans for a small graph.
     algorithm, orientation, ordering, device : str, optional
         Per-call overrides of ``nx.config.backends.tricount``.
 
@@ -160,10 +163,37 @@ def _as_graph(G):
 
 
 def _statistics_on_gpu(G):
-    """The degree statistics of the TriGraph ``G``, computed on the GPU once."""
+    """The mean endpoint degree of the TriGraph ``G``'s simple graph on the GPU."""
     return G.cached(
-        ("degree statistics", "gpu"), lambda: degree_statistics(*G.edges_on("gpu"), G.n)
+        ("mean endpoint degree", "gpu"), lambda: mean_endpoint_degree(G.simple_graph("gpu"))
     )
+
+
+def mean_endpoint_degree(simple):
+    """``sum(d**2) / sum(d)`` over the degrees ``d`` of a simple graph.
+
+    The degree of an edge's endpoint, averaged over the edges: on a graph of hubs
+    most edges touch one, and the wedges through the hubs (the work of an
+    intersection-based count) grow with it. ``sum(d)`` is twice the edges, so on
+    the GPU this costs one reduction and one transfer.
+
+    Parameters
+    ----------
+    simple : SimpleGraph
+
+    Returns
+    -------
+    float
+        0.0 without edges.
+    """
+    if simple.m == 0:
+        return 0.0
+    degree = simple.degree
+    if module_of(degree) is np:
+        squares = float(np.dot(degree.astype(np.float64), degree))
+    else:
+        squares = elementwise.square_sum(degree)
+    return squares / (2 * simple.m)
 
 
 def gpu_auto_algorithm(rows, statistics):
@@ -174,8 +204,8 @@ def gpu_auto_algorithm(rows, statistics):
     rows : int
         Edge rows of the graph.
     statistics : callable
-        Returns the graph's :class:`~.degree_statistics.DegreeStatistics`; called
-        only for graphs of at least :data:`GPU_LOOK_ROWS` rows.
+        Returns the graph's :func:`mean_endpoint_degree`; called only for graphs of
+        at least :data:`GPU_LOOK_ROWS` rows.
     """
     if rows < GPU_LOOK_ROWS:
         return "merge", (
@@ -184,7 +214,7 @@ def gpu_auto_algorithm(rows, statistics):
             "was within 1.13x of the best of 13 configurations on every ../shared/data "
             "graph measured on an H100; the degrees are not looked at (docs/benchmarks.md)"
         )
-    skew = statistics().endpoint_degree
+    skew = statistics()
     if skew >= GPU_WEDGE_SKEW:
         return "wedge", (
             f"algorithm auto -> wedge: {rows:,} edge rows and a mean endpoint degree "

@@ -7,16 +7,20 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount import degree_statistics as statistics_module
-from nx_tricount.degree_statistics import DegreeStatistics, degree_statistics
 from nx_tricount.device import gpu_available
 from nx_tricount.frames import from_edges
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
-from nx_tricount.plan import GPU_LOOK_ROWS, GPU_WEDGE_SKEW, gpu_auto_algorithm
+from nx_tricount.plan import (
+    GPU_LOOK_ROWS,
+    GPU_WEDGE_SKEW,
+    gpu_auto_algorithm,
+    mean_endpoint_degree,
+)
+from nx_tricount.preprocess import simple_graph
 
 
 def _statistics(skew):
-    return lambda: DegreeStatistics(rows=GPU_LOOK_ROWS, endpoint_degree=skew, sampled_rows=GPU_LOOK_ROWS)
+    return lambda: skew
 
 
 def _never():
@@ -39,28 +43,23 @@ def test_large_graphs_choose_by_endpoint_degree(skew, expected):
     assert f"sum(d^2)/sum(d) = {skew:,.0f}" in reason
 
 
-def test_degree_statistics_by_hand():
-    # A star 0-1, 0-2, 0-3 and an edge 2-3 given twice: degrees 3, 1, 3, 3, 0.
-    src, dst = np.array([0, 0, 0, 2, 3]), np.array([1, 2, 3, 3, 2])
-    statistics = degree_statistics(src, dst, 5)
-    assert statistics == DegreeStatistics(rows=5, endpoint_degree=(9 + 1 + 9 + 9) / 10, sampled_rows=5)
-    assert degree_statistics(src[:0], dst[:0], 0) == DegreeStatistics(0, 0.0, 0)
-    assert degree_statistics(src[:0], dst[:0], 3) == DegreeStatistics(0, 0.0, 0)
+def test_mean_endpoint_degree_by_hand():
+    # A star 0-1, 0-2, 0-3 and an edge 2-3 given twice and once reversed, and a
+    # self-loop: the simple graph has degrees 3, 1, 2, 2, 0 (sum 8, squares 18).
+    src, dst = np.array([0, 0, 0, 2, 3, 2, 4]), np.array([1, 2, 3, 3, 2, 3, 4])
+    assert mean_endpoint_degree(simple_graph(src, dst, 5)) == 18 / 8
+    assert mean_endpoint_degree(simple_graph(src[:0], dst[:0], 0)) == 0.0
+    assert mean_endpoint_degree(simple_graph(src[:0], dst[:0], 3)) == 0.0
 
 
-@pytest.mark.parametrize("scale", [17, 18])
-def test_sampled_degree_statistics_estimate_the_whole(monkeypatch, scale):
-    src, dst = rmat_edges(scale, seed=scale)
-    monkeypatch.setattr(statistics_module, "SAMPLE_ROWS", src.size)
-    exact = degree_statistics(src, dst, 1 << scale)
-    assert exact.sampled_rows == src.size
-    monkeypatch.setattr(statistics_module, "SAMPLE_ROWS", src.size // 16)
-    estimate = degree_statistics(src, dst, 1 << scale)
-    assert estimate.sampled_rows == src.size // 16
-    assert estimate.endpoint_degree == pytest.approx(exact.endpoint_degree, rel=0.1)
-    # Grids have no hubs: the estimate stays far below the wedge threshold.
+def test_mean_endpoint_degree_separates_hubs_from_grids():
+    # The values the threshold sits between (docs/algorithms.md, "Choosing by itself").
+    src, dst = rmat_edges(18, seed=18)
+    assert mean_endpoint_degree(simple_graph(src, dst, 1 << 18)) >= GPU_WEDGE_SKEW
+    src, dst = barabasi_albert_edges(200_000, 10, seed=1)
+    assert mean_endpoint_degree(simple_graph(src, dst, 200_000)) < GPU_WEDGE_SKEW / 10
     src, dst = grid_edges(300, 300, 0.05, seed=1)
-    assert degree_statistics(src, dst, 300 * 300).endpoint_degree < 10
+    assert mean_endpoint_degree(simple_graph(src, dst, 300 * 300)) < 10
 
 
 def test_plan_of_a_graph_is_deterministic_and_explains_itself(caplog):
@@ -89,9 +88,13 @@ def test_gpu_plan_reads_the_graph():
     assert rmat.src.size >= GPU_LOOK_ROWS
     plan = nx_tricount.make_plan(rmat, device="gpu")
     assert (plan.algorithm, plan.orientation, plan.ordering) == ("wedge", "id", "degree")
-    gpu_statistics = rmat.cached(("degree statistics", "gpu"), None)
-    assert gpu_statistics == degree_statistics(src, dst, 1 << 18)
-    assert gpu_statistics.endpoint_degree >= GPU_WEDGE_SKEW
+    # The plan read the simple graph that the count then starts from.
+    simple = rmat.simple_graph("gpu")
+    assert rmat.cached(("mean endpoint degree", "gpu"), None) == pytest.approx(
+        mean_endpoint_degree(simple_graph(src, dst, 1 << 18)), rel=1e-12
+    )
+    assert nx_tricount.transitivity(rmat) == nx_tricount.transitivity(rmat, device="cpu")
+    assert rmat.simple_graph("gpu") is simple
     src, dst = barabasi_albert_edges(400_000, 10, seed=2)
     ba = from_edges(src, dst, n=400_000)
     assert ba.src.size >= GPU_LOOK_ROWS

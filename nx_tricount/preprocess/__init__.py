@@ -1,4 +1,5 @@
-"""Preprocessing: edge list -> simple graph -> ordered, oriented CSR (``Prepared``).
+"""Preprocessing: edge list -> simple graph (``SimpleGraph``) -> ordered, oriented
+CSR (``Prepared``).
 
 Every step runs with the array module of its input (NumPy on the CPU, CuPy on
 the GPU), so edge-sized arrays never leave the device they start on; only
@@ -17,7 +18,10 @@ from .orientation import ORIENTATIONS, orient, oriented_keys
 from .simplify import packed_keys, simplify_directed, simplify_undirected
 
 __all__ = [
+    "SimpleGraph",
     "Prepared",
+    "simple_graph",
+    "prepare_simple",
     "prepare_undirected",
     "prepare_arcs",
     "index_dtype",
@@ -38,6 +42,58 @@ def index_dtype(n):
 def undirected_degree(lo, hi, n):
     """Degree of every vertex of the simple undirected graph ``lo - hi``."""
     return endpoint_counts(lo, hi, n)
+
+
+@dataclass
+class SimpleGraph:
+    """A simple undirected graph: what every preprocessing of an edge list starts from.
+
+    Attributes
+    ----------
+    n : int
+        Number of vertices.
+    lo, hi : arrays
+        Each undirected edge once, ``lo < hi`` (ids of the narrowest dtype for ``n``).
+    degree : array
+        Degree of every vertex (int64).
+    values : array or None
+        One value per edge, aligned with ``lo, hi``.
+    """
+
+    n: int
+    lo: object
+    hi: object
+    degree: object
+    values: object = None
+
+    @property
+    def m(self):
+        """Number of edges."""
+        return int(self.lo.size)
+
+
+def simple_graph(src, dst, n, *, values=None, unique=False):
+    """The simple undirected graph of an edge list: duplicates and self-loops
+    dropped, degrees counted.
+
+    Parameters
+    ----------
+    src, dst : integer arrays
+        Edges in either or both directions, duplicates and self-loops allowed.
+    n : int
+    values : array, optional
+        One value per edge (last occurrence of a repeated edge wins).
+    unique : bool
+        Each undirected edge appears at most once (skips the dedup sort).
+
+    Returns
+    -------
+    SimpleGraph
+    """
+    lo, hi, values = simplify_undirected(
+        src, dst, n, values, index_dtype=index_dtype(n), unique=unique
+    )
+    return SimpleGraph(n, lo, hi, undirected_degree(lo, hi, n), values)
 
 
 @dataclass
@@ -106,11 +162,8 @@ class Prepared:
 
 
 def prepare_undirected(src, dst, n, *, orientation, ordering, values=None, unique=False):
-    """Simplify, reorder and orient an undirected edge list into a ``Prepared``.
-
-    Orderings ``none`` and ``degree`` relabel the vertices and then orient the
-    edges; ``a-order``, ``in-degree`` and ``collective`` are computed from the
-    oriented arcs, which are then relabelled keeping their directions.
+    """Simplify, reorder and orient an undirected edge list into a ``Prepared``:
+    :func:`prepare_simple` of :func:`simple_graph`.
 
     Parameters
     ----------
@@ -127,12 +180,32 @@ def prepare_undirected(src, dst, n, *, orientation, ordering, values=None, uniqu
     Returns
     -------
     Prepared
+    """
+    simple = simple_graph(src, dst, n, values=values, unique=unique)
+    return prepare_simple(simple, orientation=orientation, ordering=ordering)
+
+
+def prepare_simple(simple, *, orientation, ordering):
+    """Reorder and orient a simple graph into a ``Prepared``.
+
+    Orderings ``none`` and ``degree`` relabel the vertices and then orient the
+    edges; ``a-order``, ``in-degree`` and ``collective`` are computed from the
+    oriented arcs, which are then relabelled keeping their directions.
+
+    Parameters
+    ----------
+    simple : SimpleGraph
+    orientation : {"id", "degree", "a-direction"}
+    ordering : {"none", "degree", "a-order", "in-degree", "collective"}
+
+    Returns
+    -------
+    Prepared
         Its ``perm`` maps CSR ids to the original ids, ``degree`` is in CSR ids
         and ``values`` follow their arcs.
     """
-    dtype = index_dtype(n)
-    lo, hi, values = simplify_undirected(src, dst, n, values, index_dtype=dtype, unique=unique)
-    degree = undirected_degree(lo, hi, n)
+    n, lo, hi, degree = simple.n, simple.lo, simple.hi, simple.degree
+    dtype = lo.dtype
     if ordering in BEFORE_ORIENTATION:
         perm = vertex_order(ordering, degree)
         if perm is not None:
@@ -144,7 +217,7 @@ def prepare_undirected(src, dst, n, *, orientation, ordering, values=None, uniqu
         rank = relabel(perm, n)
         keys = packed_keys(rank[arc_src], rank[arc_dst], n)
     degree = _relabelled(degree, perm)
-    indptr, indices, rows, values = csr_from_keys(keys, n, dtype, values)
+    indptr, indices, rows, values = csr_from_keys(keys, n, dtype, simple.values)
     # Arcs go to higher ids under id orientation while the ids follow the
     # original order or the degrees; degree orientation on ascending-degree
     # ids is the same orientation.

@@ -216,7 +216,7 @@ def _directed_pairs(G, plan, values):
     if values is None:
         values = xp.ones(src.size, dtype=np.int64)
     arc_src, arc_dst, values = simplify_directed(src, dst, n, values)
-    total_degree = endpoint_counts(arc_src, arc_dst, n)
+    total_degree = endpoint_counts(arc_src, arc_dst, n, a_sorted=True)  # arcs come sorted
     keys = packed_keys(xp.minimum(arc_src, arc_dst), xp.maximum(arc_src, arc_dst), n)
     order = xp.argsort(keys)
     keys, values = keys[order], values[order]
@@ -241,7 +241,7 @@ def _directed_terms(G, plan, weight, considered):
         prepared = prepare_undirected(
             lo, hi, G.n, orientation=plan.orientation, ordering=plan.ordering, values=b
         )
-        both = endpoint_counts(lo[reciprocal], hi[reciprocal], G.n)
+        both = endpoint_counts(lo[reciprocal], hi[reciprocal], G.n, a_sorted=True)
         denominator = 2 * (total_degree * (total_degree - 1) - 2 * both)
         return prepared, denominator, max_weight
 

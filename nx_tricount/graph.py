@@ -157,15 +157,17 @@ class TriGraph:
             return to_host(array)
         return xp.asarray(array)
 
-    def simple_graph(self, device):
+    def simple_graph(self, device, *, square_sum=False):
         """The simple undirected graph of the edge rows on ``device`` (a
         :class:`~.preprocess.SimpleGraph`), made once: the undirected
-        preprocessings and the GPU plan start from it."""
+        preprocessings and the GPU plan start from it. ``square_sum``: the plan
+        will read the sum of the squared degrees (computed with the graph where
+        that is cheaper)."""
 
         def build():
             src, dst = self.edges_on(device)
             unique = self.unique_edges and not self.directed
-            return simple_graph(src, dst, self.n, unique=unique)
+            return simple_graph(src, dst, self.n, unique=unique, square_sum=square_sum)
 
         return self.cached(("simple", device), build)
 

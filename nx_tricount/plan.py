@@ -10,14 +10,11 @@ rule and the measurements behind it: docs/algorithms.md, "Choosing by itself").
 import logging
 from dataclasses import dataclass
 
-import numpy as np
-
 from .algorithms import PREPROCESSING, count, has_gpu
 from .config import KERNEL_PARAMETERS, check_choice, config_from_environment
 from .convert import from_networkx
-from .device import module_of, resolve_device
+from .device import resolve_device
 from .graph import TriGraph
-from .preprocess import elementwise
 
 __all__ = ["Plan", "make_plan", "current_config", "gpu_auto_algorithm", "mean_endpoint_degree"]
 
@@ -163,10 +160,9 @@ def _as_graph(G):
 
 
 def _statistics_on_gpu(G):
-    """The mean endpoint degree of the TriGraph ``G``'s simple graph on the GPU."""
-    return G.cached(
-        ("mean endpoint degree", "gpu"), lambda: mean_endpoint_degree(G.simple_graph("gpu"))
-    )
+    """The mean endpoint degree of the TriGraph ``G``'s simple graph on the GPU
+    (cached with the simple graph)."""
+    return mean_endpoint_degree(G.simple_graph("gpu", square_sum=True))
 
 
 def mean_endpoint_degree(simple):
@@ -174,8 +170,9 @@ def mean_endpoint_degree(simple):
 
     The degree of an edge's endpoint, averaged over the edges: on a graph of hubs
     most edges touch one, and the wedges through the hubs (the work of an
-    intersection-based count) grow with it. ``sum(d)`` is twice the edges, so on
-    the GPU this costs one reduction and one transfer.
+    intersection-based count) grow with it. ``sum(d)`` is twice the edges and
+    ``sum(d**2)`` is computed once per simple graph (on the GPU along with it,
+    read with the deduplication's synchronisation).
 
     Parameters
     ----------
@@ -188,12 +185,7 @@ def mean_endpoint_degree(simple):
     """
     if simple.m == 0:
         return 0.0
-    degree = simple.degree
-    if module_of(degree) is np:
-        squares = float(np.dot(degree.astype(np.float64), degree))
-    else:
-        squares = elementwise.square_sum(degree)
-    return squares / (2 * simple.m)
+    return simple.square_sum() / (2 * simple.m)
 
 
 def gpu_auto_algorithm(rows, statistics):

@@ -15,6 +15,7 @@ from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import (
     orientation_cost,
     prepare_undirected,
+    simple_graph,
     simplify_undirected,
     undirected_degree,
 )
@@ -77,6 +78,25 @@ def test_cupy_preprocessing_equals_numpy(name, orientation, ordering):
         _assert_same(gpu.perm, cpu.perm)
     for attribute in ("orientation", "ordering", "ascending"):
         assert getattr(gpu, attribute) == getattr(cpu, attribute)
+
+
+@pytest.mark.parametrize("unique", [False, True])
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_cupy_simple_graph_equals_numpy(name, unique):
+    # Deduplicated, the low ends come sorted and their degrees are counted by runs
+    # (the star's hub is one run of 500 rows); with unique=True they are not sorted.
+    cp = _cupy()
+    src, dst, n = GRAPHS[name]
+    cpu = simple_graph(src, dst, n, unique=unique)
+    gpu = simple_graph(cp.asarray(src), cp.asarray(dst), n, unique=unique)
+    for attribute in ("lo", "hi", "degree"):
+        _assert_same(getattr(gpu, attribute), getattr(cpu, attribute))
+    assert gpu.m == cpu.m
+    # The sum of squared degrees, read with the deduplication's synchronisation
+    # when the graph needs deduplicating.
+    with_squares = simple_graph(cp.asarray(src), cp.asarray(dst), n, unique=unique, square_sum=True)
+    _assert_same(with_squares.degree, cpu.degree)
+    assert with_squares.squares == float(np.sum(cpu.degree.astype(np.float64) ** 2))
 
 
 @pytest.mark.parametrize("name", list(GRAPHS))

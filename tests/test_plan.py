@@ -48,6 +48,7 @@ def test_mean_endpoint_degree_by_hand():
     # self-loop: the simple graph has degrees 3, 1, 2, 2, 0 (sum 8, squares 18).
     src, dst = np.array([0, 0, 0, 2, 3, 2, 4]), np.array([1, 2, 3, 3, 2, 3, 4])
     assert mean_endpoint_degree(simple_graph(src, dst, 5)) == 18 / 8
+    assert simple_graph(src, dst, 5, square_sum=True).squares == 18
     assert mean_endpoint_degree(simple_graph(src[:0], dst[:0], 0)) == 0.0
     assert mean_endpoint_degree(simple_graph(src[:0], dst[:0], 3)) == 0.0
 
@@ -88,9 +89,11 @@ def test_gpu_plan_reads_the_graph():
     assert rmat.src.size >= GPU_LOOK_ROWS
     plan = nx_tricount.make_plan(rmat, device="gpu")
     assert (plan.algorithm, plan.orientation, plan.ordering) == ("wedge", "id", "degree")
-    # The plan read the simple graph that the count then starts from.
+    # The plan read the simple graph that the count then starts from, with the sum
+    # of its squared degrees computed along with it.
     simple = rmat.simple_graph("gpu")
-    assert rmat.cached(("mean endpoint degree", "gpu"), None) == pytest.approx(
+    assert simple.squares is not None
+    assert mean_endpoint_degree(simple) == pytest.approx(
         mean_endpoint_degree(simple_graph(src, dst, 1 << 18)), rel=1e-12
     )
     assert nx_tricount.transitivity(rmat) == nx_tricount.transitivity(rmat, device="cpu")

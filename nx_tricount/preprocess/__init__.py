@@ -11,11 +11,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..device import module_of
+from . import elementwise
 from .a_direction import orientation_cost
 from .csr import csr_from_keys, endpoint_counts, row_pointers
 from .ordering import BEFORE_ORIENTATION, ORDERINGS, arc_order, relabel, vertex_order
 from .orientation import ORIENTATIONS, orient, oriented_keys
-from .simplify import packed_keys, simplify_directed, simplify_undirected
+from .simplify import (
+    packed_keys,
+    simplify_directed,
+    simplify_undirected,
+    simplify_undirected_with_degrees,
+)
 
 __all__ = [
     "SimpleGraph",
@@ -39,9 +45,10 @@ def index_dtype(n):
     return np.int32 if n < 2**31 else np.int64
 
 
-def undirected_degree(lo, hi, n):
-    """Degree of every vertex of the simple undirected graph ``lo - hi``."""
-    return endpoint_counts(lo, hi, n)
+def undirected_degree(lo, hi, n, *, lo_sorted=False):
+    """Degree of every vertex of the simple undirected graph ``lo - hi``
+    (``lo_sorted``: ``lo`` is sorted, as the deduplication leaves it)."""
+    return endpoint_counts(lo, hi, n, a_sorted=lo_sorted)
 
 
 @dataclass
@@ -65,14 +72,24 @@ class SimpleGraph:
     hi: object
     degree: object
     values: object = None
+    squares: float = field(default=None, repr=False)  # sum(degree**2), once known
 
     @property
     def m(self):
         """Number of edges."""
         return int(self.lo.size)
 
+    def square_sum(self):
+        """``sum(degree**2)`` as a float, computed once."""
+        if self.squares is None:
+            if module_of(self.degree) is np:
+                self.squares = float(np.dot(self.degree.astype(np.float64), self.degree))
+            else:
+                self.squares = elementwise.square_sum(self.degree)
+        return self.squares
 
-def simple_graph(src, dst, n, *, values=None, unique=False):
+
+def simple_graph(src, dst, n, *, values=None, unique=False, square_sum=False):
     """The simple undirected graph of an edge list: duplicates and self-loops
     dropped, degrees counted.
 
@@ -85,15 +102,25 @@ def simple_graph(src, dst, n, *, values=None, unique=False):
         One value per edge (last occurrence of a repeated edge wins).
     unique : bool
         Each undirected edge appears at most once (skips the dedup sort).
+    square_sum : bool
+        Also compute :meth:`SimpleGraph.square_sum` (on the GPU, for unweighted
+        edge lists that need deduplicating, with no synchronisation of its own).
 
     Returns
     -------
     SimpleGraph
     """
-    lo, hi, values = simplify_undirected(
-        src, dst, n, values, index_dtype=index_dtype(n), unique=unique
-    )
-    return SimpleGraph(n, lo, hi, undirected_degree(lo, hi, n), values)
+    dtype = index_dtype(n)
+    if module_of(src) is not np and values is None and not unique:
+        lo, hi, degree, squares = simplify_undirected_with_degrees(
+            src, dst, n, dtype, square_sum=square_sum
+        )
+        return SimpleGraph(n, lo, hi, degree, squares=squares)
+    lo, hi, values = simplify_undirected(src, dst, n, values, index_dtype=dtype, unique=unique)
+    simple = SimpleGraph(n, lo, hi, undirected_degree(lo, hi, n, lo_sorted=not unique), values)
+    if square_sum:
+        simple.square_sum()
+    return simple
 
 
 @dataclass

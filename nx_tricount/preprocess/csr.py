@@ -81,10 +81,13 @@ def row_positions(indptr, vertices):
     return start[row] + (k - (end[row] - length[row]))
 
 
-def endpoint_counts(a, b, n):
+def endpoint_counts(a, b, n, *, a_sorted=False):
     """``vertex_counts(a, n) + vertex_counts(b, n)`` (one launch on the GPU): the
-    degrees of the edges ``a - b``."""
+    degrees of the edges ``a - b``. ``a_sorted`` says ``a`` is sorted, which the
+    GPU uses to count ``a``'s runs instead of its rows."""
     if module_of(a) is not np:
+        if a_sorted:
+            return elementwise.sorted_endpoint_counts(a, b, n)
         return elementwise.endpoint_counts(a, b, n)
     return np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
 

@@ -18,8 +18,10 @@ __all__ = [
     "edge_keys",
     "packed_keys",
     "unpack_keys",
+    "distinct_keys_and_degrees",
     "oriented_keys",
     "endpoint_counts",
+    "sorted_endpoint_counts",
     "square_sum",
     "vertex_counts",
 ]
@@ -31,6 +33,10 @@ SENTINEL = np.iinfo(np.int64).max
 _PACK = """
 __device__ long long nx_tricount_pack(long long a, long long b, long long n) {
     return n <= 2147483648LL ? (a << 32) | b : a * n + b;
+}
+__device__ void nx_tricount_unpack(long long key, long long n, long long& a, long long& b) {
+    if (n <= 2147483648LL) { a = key >> 32; b = key & 0xFFFFFFFFLL; }
+    else { a = key / n; b = key % n; }
 }
 """
 
@@ -56,10 +62,7 @@ def _kernels():
         "unpack": kernel(
             "int64 key, int64 n",
             "T a, T b",
-            """
-            if (n <= 2147483648LL) { a = key >> 32; b = key & 0xFFFFFFFFLL; }
-            else { a = key / n; b = key % n; }
-            """,
+            "long long x, y; nx_tricount_unpack(key, n, x, y); a = x; b = y;",
             "unpack",
         ),
         # Edge u - v (u < v, old ids) becomes the arc between new ids rank[u] and
@@ -77,8 +80,58 @@ def _kernels():
             """,
             "oriented_keys",
         ),
+        # Sorted keys: the last row of each run of equal keys, unless a self-loop.
+        "distinct": kernel(
+            "raw int64 keys, int64 m",
+            "bool last",
+            f"last = keys[i] != {SENTINEL}LL && (i + 1 == m || keys[i + 1] != keys[i]);",
+            "distinct",
+        ),
+        # Degrees of the distinct pairs of sorted keys (position: inclusive prefix
+        # sums of last). The low ends come in runs: a run adds the distinct pairs
+        # up to its end and subtracts those before its start (one atomic at each
+        # end instead of one per row on the same counter); high ends one atomic
+        # per distinct pair.
+        "distinct_degrees": kernel(
+            "raw int64 keys, raw bool last, raw int64 position, int64 n, int64 m",
+            "raw uint64 counts",
+            f"""
+            long long key = keys[i];
+            if (key != {SENTINEL}LL) {{
+                long long a, b, x, y;
+                nx_tricount_unpack(key, n, a, b);
+                long long next = i + 1 < m ? keys[i + 1] : {SENTINEL}LL;
+                if (next == {SENTINEL}LL) {{ x = -1; }} else {{ nx_tricount_unpack(next, n, x, y); }}
+                if (x != a) atomicAdd(&counts[a], (unsigned long long)position[i]);
+                if (i == 0) {{ x = -1; }} else {{ nx_tricount_unpack(keys[i - 1], n, x, y); }}
+                if (x != a) atomicAdd(&counts[a], 0ull - (unsigned long long)(i ? position[i - 1] : 0));
+                if (last[i]) atomicAdd(&counts[b], 1ull);
+            }}
+            """,
+            "distinct_degrees",
+        ),
+        "scatter_distinct": kernel(
+            "raw int64 keys, raw bool last, raw int64 position",
+            "raw int64 out",
+            "if (last[i]) out[position[i] - 1] = keys[i];",
+            "scatter_distinct",
+        ),
         "count": kernel(
             "T id", "raw U counts", "atomicAdd(&counts[id], (U)1);", "vertex_counts"
+        ),
+        "count_sorted_both": kernel(
+            "raw T a, U b, int64 m",
+            "raw V counts",
+            """
+            // a is sorted: a run of equal ids adds its end at its last row and
+            // subtracts its start at its first, one atomic per run instead of
+            // one per row on the same counter (the hubs' rows serialise).
+            long long v = a[i];
+            if (i + 1 == m || a[i + 1] != v) atomicAdd(&counts[v], (V)(i + 1));
+            if (i == 0 || a[i - 1] != v) atomicAdd(&counts[v], (V)0 - (V)i);
+            atomicAdd(&counts[b], (V)1);
+            """,
+            "count_sorted_both",
         ),
         "count_both": kernel(
             "T a, T b",
@@ -100,6 +153,42 @@ def edge_keys(src, dst, n):
 def packed_keys(a, b, n):
     """Keys of the pairs ``(a, b)``."""
     return _kernels()["pack"](a, b, n)
+
+
+def distinct_keys_and_degrees(keys, n, *, square_sum=False):
+    """The distinct keys of sorted ``keys`` without :data:`SENTINEL`, the degrees
+    of the pairs they pack, and (``square_sum``) ``sum(degree**2)``.
+
+    Like ``keys[last]`` this synchronises once, to learn how many keys are
+    distinct; the degrees and their squares are computed before it, so that
+    reading the sum costs no synchronisation of its own.
+
+    Returns
+    -------
+    keys : int64 array
+    degree : int64 array
+    squares : float or None
+    """
+    import cupy
+
+    m = keys.size
+    degree = cupy.zeros(n, dtype=np.uint64)
+    if m == 0:
+        return keys, degree.view(np.int64), 0.0 if square_sum else None
+    kernels = _kernels()
+    last = cupy.empty(m, dtype=bool)
+    kernels["distinct"](keys, np.int64(m), last)
+    position = cupy.cumsum(last, dtype=np.int64)
+    kernels["distinct_degrees"](keys, last, position, np.int64(n), np.int64(m), degree, size=m)
+    if square_sum:
+        total = cupy.stack([position[-1].astype(np.float64), _square_sum()(degree)])
+        count, squares = total.get()
+        count = int(count)
+    else:
+        count, squares = int(position[-1]), None
+    out = cupy.empty(count, dtype=np.int64)
+    kernels["scatter_distinct"](keys, last, position, out, size=m)
+    return out, degree.view(np.int64), squares
 
 
 def unpack_keys(keys, n, dtype):
@@ -149,6 +238,16 @@ def endpoint_counts(a, b, n):
 
     counts = cupy.zeros(n, dtype=np.uint64)
     _kernels()["count_both"](a, b, counts)
+    return counts.view(np.int64)
+
+
+def sorted_endpoint_counts(a, b, n):
+    """:func:`endpoint_counts` where ``a`` is sorted (one launch, no atomics
+    contending on ``a``'s counters)."""
+    import cupy
+
+    counts = cupy.zeros(n, dtype=np.uint64)
+    _kernels()["count_sorted_both"](a, b, np.int64(a.size), counts)
     return counts.view(np.int64)
 
 

@@ -14,7 +14,13 @@ from ..device import module_of
 from . import elementwise
 from .elementwise import SENTINEL
 
-__all__ = ["simplify_undirected", "simplify_directed", "packed_keys", "unpack_keys"]
+__all__ = [
+    "simplify_undirected",
+    "simplify_undirected_with_degrees",
+    "simplify_directed",
+    "packed_keys",
+    "unpack_keys",
+]
 
 
 def packed_keys(a, b, n):
@@ -111,6 +117,25 @@ def simplify_undirected(src, dst, n, values=None, index_dtype=None, unique=False
     keys, values = _unique_keys(_edge_keys(src, dst, n), values)
     lo, hi = unpack_keys(keys, n, index_dtype)
     return lo, hi, values
+
+
+def simplify_undirected_with_degrees(src, dst, n, index_dtype, *, square_sum=False):
+    """:func:`simplify_undirected` of an unweighted edge list on the GPU, with the
+    degrees of the simple graph and (``square_sum``) ``sum(degree**2)``, all
+    before the deduplication's one synchronisation.
+
+    Returns
+    -------
+    lo, hi : arrays
+    degree : int64 array
+    squares : float or None
+    """
+    import cupy
+
+    keys = cupy.sort(elementwise.edge_keys(src, dst, n))
+    keys, degree, squares = elementwise.distinct_keys_and_degrees(keys, n, square_sum=square_sum)
+    lo, hi = unpack_keys(keys, n, index_dtype)
+    return lo, hi, degree, squares
 
 
 def simplify_directed(src, dst, n, values=None, index_dtype=None):

@@ -14,8 +14,7 @@
 // vertices (§5.4; only with orientation "id", where N+(w) lies above w), else by
 // binary search of N+(w). Orientations other than "id" may close a wedge either way
 // (both = 1): u -> w is searched too.
-// A grid of as many blocks as the GPU holds at once takes the rounds of
-// blockDim * spread wedges in turn (a persistent grid).
+// A block takes blockDim * spread consecutive wedges.
 // Per node, a triangle is counted on two arcs of its base vertex, v -> w and v -> u,
 // whose positions neighbouring lanes share or hold consecutively (coalesced
 // atomics); wedge_arc_credit then turns the arcs' counts into vertex counts.
@@ -93,98 +92,94 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                                             const WEIGHT* __restrict__ values,
                                             unsigned* arc_hits, void* out) {
     extern __shared__ unsigned char shared[];
-    long long chunk_size = (long long)blockDim.x * spread;  // wedges of a block per round
+    long long chunk_size = (long long)blockDim.x * spread;  // the block's wedges
     EID* slot_i = (EID*)shared;
     EID* slot_j = slot_i + chunk_size;
     u64 found = 0;
-    // A grid of as many blocks as fit on the GPU at once walks the wedges chunk by chunk.
-    for (long long chunk = blockIdx.x; chunk * chunk_size < wedges; chunk += gridDim.x) {
-        long long chunk_first = chunk * chunk_size;
-        __syncthreads();  // the previous round's slots are read
+    long long chunk_first = blockIdx.x * chunk_size;
 
-        // Phase 1: this thread's wedges [k, k_end), written to its slots.
-        long long k = chunk_first + (long long)threadIdx.x * spread;
-        if (k < wedges) {
-            long long k_end = min(k + spread, wedges);
-            long long v = base_of(prefix, 0, n, k);
-            long long base = indptr[v];
-            long long d = indptr[v + 1] - base;
-            long long i, j;
-            wedge_pair(k - prefix[v], d, i, j);
-            EID* out_i = slot_i + (long long)threadIdx.x * spread;
-            EID* out_j = slot_j + (long long)threadIdx.x * spread;
-            for (int s = 0;; ++s) {
-                out_i[s] = (EID)(base + i);
-                out_j[s] = (EID)(base + j);
-                if (++k == k_end) break;
-                if (++j == d) {
-                    if (++i == d - 1) {
-                        v = next_base(prefix, v, n);
-                        base = indptr[v];
-                        d = indptr[v + 1] - base;
-                        i = 0;
-                    }
-                    j = i + 1;
+    // Phase 1: this thread's wedges [k, k_end), written to its slots.
+    long long k = chunk_first + (long long)threadIdx.x * spread;
+    if (k < wedges) {
+        long long k_end = min(k + spread, wedges);
+        long long v = base_of(prefix, 0, n, k);
+        long long base = indptr[v];
+        long long d = indptr[v + 1] - base;
+        long long i, j;
+        wedge_pair(k - prefix[v], d, i, j);
+        EID* out_i = slot_i + (long long)threadIdx.x * spread;
+        EID* out_j = slot_j + (long long)threadIdx.x * spread;
+        for (int s = 0;; ++s) {
+            out_i[s] = (EID)(base + i);
+            out_j[s] = (EID)(base + j);
+            if (++k == k_end) break;
+            if (++j == d) {
+                if (++i == d - 1) {
+                    v = next_base(prefix, v, n);
+                    base = indptr[v];
+                    d = indptr[v + 1] - base;
+                    i = 0;
+                }
+                j = i + 1;
+            }
+        }
+    }
+    __syncthreads();
+
+    // Phase 2: slot s * blockDim + t holds the chunk's wedge s * blockDim + t.
+    for (int s = 0; s < spread; ++s) {
+        long long slot = (long long)s * blockDim.x + threadIdx.x;
+        unsigned hit = 0;
+        long long pi = 0, pj = 0, closing = -1;
+        VID w = 0, u = 0;
+        if (chunk_first + slot < wedges) {
+            pi = slot_i[slot];
+            pj = slot_j[slot];
+            w = indices[pi];
+            u = indices[pj];
+            if (w >= first_row) {
+                hit = bit_set(bitmap, (unsigned)words, (unsigned)(w - first_row),
+                              (unsigned)(u - first_row));
+                if (hit && MODE != MODE_TOTAL && MODE != MODE_PER_NODE) {
+                    closing = find(indices, indptr[w], indptr[w + 1], u);
+                }
+            } else {
+                closing = find(indices, indptr[w], indptr[w + 1], u);
+                hit = closing >= 0;
+            }
+            if (both) {
+                // Acyclic orientations close a wedge one way at most; the arcs of
+                // a directed graph may close it both ways, and the total counts both.
+                if (MODE == MODE_TOTAL) {
+                    hit += find(indices, indptr[u], indptr[u + 1], w) >= 0;
+                } else if (!hit) {
+                    closing = find(indices, indptr[u], indptr[u + 1], w);
+                    hit = closing >= 0;
                 }
             }
         }
-        __syncthreads();
-
-        // Phase 2: slot s * blockDim + t holds the chunk's wedge s * blockDim + t.
-        for (int s = 0; s < spread; ++s) {
-            long long slot = (long long)s * blockDim.x + threadIdx.x;
-            unsigned hit = 0;
-            long long pi = 0, pj = 0, closing = -1;
-            VID w = 0, u = 0;
-            if (chunk_first + slot < wedges) {
-                pi = slot_i[slot];
-                pj = slot_j[slot];
-                w = indices[pi];
-                u = indices[pj];
-                if (w >= first_row) {
-                    hit = bit_set(bitmap, (unsigned)words, (unsigned)(w - first_row),
-                                  (unsigned)(u - first_row));
-                    if (hit && MODE != MODE_TOTAL && MODE != MODE_PER_NODE) {
-                        closing = find(indices, indptr[w], indptr[w + 1], u);
-                    }
-                } else {
-                    closing = find(indices, indptr[w], indptr[w + 1], u);
-                    hit = closing >= 0;
-                }
-                if (both) {
-                    // Acyclic orientations close a wedge one way at most; the arcs of
-                    // a directed graph may close it both ways, and the total counts both.
-                    if (MODE == MODE_TOTAL) {
-                        hit += find(indices, indptr[u], indptr[u + 1], w) >= 0;
-                    } else if (!hit) {
-                        closing = find(indices, indptr[u], indptr[u + 1], w);
-                        hit = closing >= 0;
-                    }
-                }
+        if (MODE == MODE_TOTAL) {
+            found += hit;
+        } else if (MODE == MODE_PER_NODE) {
+            // The triangle counts on its arcs v -> w and v -> u (wedge_arc_credit
+            // turns arc counts into vertex counts): neighbouring lanes share pi
+            // (one atomic per run of lanes) and have consecutive pj, so these
+            // atomics stay coalesced where crediting u itself would scatter.
+            unsigned run = run_hits(pi, hit);
+            if (run) atomicAdd(arc_hits + pi, run);
+            if (hit) atomicAdd(arc_hits + pj, 1u);
+        } else if (MODE == MODE_PER_EDGE) {
+            unsigned run = run_hits(pi, hit);
+            if (run) atomicAdd((u64*)out + pi, (u64)run);
+            if (hit) {
+                atomicAdd((u64*)out + pj, 1ull);
+                atomicAdd((u64*)out + closing, 1ull);
             }
-            if (MODE == MODE_TOTAL) {
-                found += hit;
-            } else if (MODE == MODE_PER_NODE) {
-                // The triangle counts on its arcs v -> w and v -> u (wedge_arc_credit
-                // turns arc counts into vertex counts): neighbouring lanes share pi
-                // (one atomic per run of lanes) and have consecutive pj, so these
-                // atomics stay coalesced where crediting u itself would scatter.
-                unsigned run = run_hits(pi, hit);
-                if (run) atomicAdd(arc_hits + pi, run);
-                if (hit) atomicAdd(arc_hits + pj, 1u);
-            } else if (MODE == MODE_PER_EDGE) {
-                unsigned run = run_hits(pi, hit);
-                if (run) atomicAdd((u64*)out + pi, (u64)run);
-                if (hit) {
-                    atomicAdd((u64*)out + pj, 1ull);
-                    atomicAdd((u64*)out + closing, 1ull);
-                }
-            } else if (hit) {
-                WEIGHT x = values[pi] * values[pj] * values[closing];
-                add_value((WEIGHT*)out, rows[pi], x);
-                add_value((WEIGHT*)out, w, x);
-                add_value((WEIGHT*)out, u, x);
-            }
+        } else if (hit) {
+            WEIGHT x = values[pi] * values[pj] * values[closing];
+            add_value((WEIGHT*)out, rows[pi], x);
+            add_value((WEIGHT*)out, w, x);
+            add_value((WEIGHT*)out, u, x);
         }
     }
     if (MODE == MODE_TOTAL) block_add((u64*)out, found);

@@ -360,7 +360,6 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
                  arc_hits, out),
                 threads=threads,
                 shared_mem=shared,
-                grid=gpu.resident_blocks(count, shared, threads),
             )
         if arc_credit:
             credit = gpu.function("wedge.cu", "wedge_arc_credit", **kernel_types)

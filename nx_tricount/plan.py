@@ -203,7 +203,7 @@ def gpu_auto_algorithm(rows, statistics):
         return "merge", (
             f"algorithm auto -> merge: {rows:,} edge rows (< {GPU_LOOK_ROWS:,}), where "
             "merge's single launch on degree orientation, the cheapest preprocessing, "
-            "was within 1.13x of the best of 13 configurations on every ../shared/data "
+            "was the best of 13 configurations, or close to it, on every ../shared/data "
             "graph measured on an H100; the degrees are not looked at (docs/benchmarks.md)"
         )
     skew = statistics()

@@ -34,21 +34,21 @@ __device__ __forceinline__ long long global_thread() {
     return (long long)blockIdx.x * blockDim.x + threadIdx.x;
 }
 
-// Position of x in the sorted a[lo:hi), or -1: a branch-free binary search on
-// 32-bit offsets from lo (a neighbour list is shorter than 2^31), so lanes that
-// search the same list stay in step and the index arithmetic is half as wide.
-__device__ __forceinline__ long long find(const VID* __restrict__ a, long long lo, long long hi,
-                                          VID x) {
-    const VID* list = a + lo;
-    int len = (int)(hi - lo);
+// Position of x in the sorted a[lo:hi), or -1: a branch-free binary search with a
+// 32-bit length (a neighbour list is shorter than 2^31), so lanes that search the
+// same list stay in step. Positions are of type Pos: with a 32-bit unsigned Pos
+// (fewer than 2^32 arcs) each step's address is one wide multiply-add.
+template <typename Pos>
+__device__ __forceinline__ long long find(const VID* __restrict__ a, Pos lo, Pos hi, VID x) {
+    unsigned len = (unsigned)(hi - lo);
     if (len == 0) return -1;
-    int pos = 0;  // list[pos] <= x < list[pos + len], if x is in the list
+    Pos pos = lo;  // a[pos] <= x < a[pos + len], if x is in the list
     while (len > 1) {
-        int half = len >> 1;
-        pos = list[pos + half] <= x ? pos + half : pos;
+        unsigned half = len >> 1;
+        pos = a[pos + half] <= x ? pos + half : pos;
         len -= half;
     }
-    return list[pos] == x ? lo + pos : -1;
+    return a[pos] == x ? (long long)pos : -1;
 }
 
 // Add every thread's value into *total: warp shuffles, then one atomic per block.
@@ -93,12 +93,14 @@ __device__ __forceinline__ void warp_add(u64* out, long long idx, unsigned count
 
 // For 0/1 counts: the number of hits in this lane's run of neighbouring lanes with
 // the same idx if this lane starts the run, else 0 (two ballots, no shuffle
-// reduction). All lanes of the warp must call it together.
-__device__ __forceinline__ unsigned run_hits(long long idx, bool hit) {
+// reduction; a 32-bit idx takes one shuffle). All lanes of the warp must call it
+// together.
+template <typename Index>
+__device__ __forceinline__ unsigned run_hits(Index idx, bool hit) {
     unsigned hits = __ballot_sync(FULL_MASK, hit);
     if (hits == 0) return 0;
     unsigned lane = lane_id();
-    long long before = __shfl_up_sync(FULL_MASK, idx, 1);
+    Index before = __shfl_up_sync(FULL_MASK, idx, 1);
     bool head = lane == 0 || before != idx;
     unsigned heads = __ballot_sync(FULL_MASK, head);
     if (!head) return 0;

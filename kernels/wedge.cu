@@ -24,11 +24,12 @@
 #define EID long long  // arc position in shared memory: unsigned int when m < 2^32
 #endif
 
-// Last v in [lo, hi) with prefix[v] <= k, given prefix[lo] <= k < prefix[hi].
-__device__ __forceinline__ long long base_of(const long long* __restrict__ prefix, long long lo,
-                                             long long hi, long long k) {
+// Last v in [lo, hi) with prefix[v] <= k, given prefix[lo] <= k < prefix[hi]
+// (vertex ids in VID: 32-bit arithmetic on all but the prefix sums when n < 2^31).
+__device__ __forceinline__ VID base_of(const long long* __restrict__ prefix, VID lo, VID hi,
+                                       long long k) {
     while (hi - lo > 1) {
-        long long mid = (lo + hi) >> 1;
+        VID mid = lo + ((hi - lo) >> 1);
         if (prefix[mid] <= k) {
             lo = mid;
         } else {
@@ -42,7 +43,7 @@ __device__ __forceinline__ long long base_of(const long long* __restrict__ prefi
 // numbered row by row, (0,1), (0,2), ..., (1,2), ...; counted from the end,
 // r = C(d,2) - 1 - k = b(b-1)/2 + a with b = d-1-i, a = d-1-j, and b is the largest
 // integer with b(b-1)/2 <= r (the CPU's wedge_pair, with a float estimate of the root).
-__device__ __forceinline__ void wedge_pair(long long k, long long d, long long& i, long long& j) {
+__device__ __forceinline__ void wedge_pair(long long k, long long d, int& i, int& j) {
     long long r = d * (d - 1) / 2 - 1 - k;
     // A single-precision root: off by about b / 2^23, a step or two for out-degrees
     // below 2^22; the loops correct it.
@@ -50,14 +51,13 @@ __device__ __forceinline__ void wedge_pair(long long k, long long d, long long& 
     while (b * (b - 1) / 2 > r) --b;
     while ((b + 1) * b / 2 <= r) ++b;
     long long a = r - b * (b - 1) / 2;
-    i = d - 1 - b;
-    j = d - 1 - a;
+    i = (int)(d - 1 - b);
+    j = (int)(d - 1 - a);
 }
 
 // The first vertex after v that has a wedge: a few steps, then binary search (runs
 // of vertices with out-degree < 2 can be long among the low ids).
-__device__ __forceinline__ long long next_base(const long long* __restrict__ prefix, long long v,
-                                               long long n) {
+__device__ __forceinline__ VID next_base(const long long* __restrict__ prefix, VID v, VID n) {
     long long k = prefix[v + 1];
     for (int step = 0; step < 4; ++step) {
         ++v;
@@ -81,43 +81,52 @@ __device__ __forceinline__ bool bit_set(const unsigned* __restrict__ bitmap, uns
     return (bitmap[row_start(row, words) + (col >> 5) - (row >> 5)] >> (col & 31)) & 1u;
 }
 
+// The two arcs of a wedge, v -> w and v -> u, as CSR positions: one shared-memory
+// access per wedge, free of bank conflicts for odd spreads.
+struct __align__(2 * sizeof(EID)) WedgeArcs {
+    EID to_w;
+    EID to_u;
+};
+
 template <int MODE>
 __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr,
                                             const VID* __restrict__ indices,
                                             const VID* __restrict__ rows,
-                                            const long long* __restrict__ prefix, long long n,
+                                            const long long* __restrict__ prefix, VID n,
                                             long long wedges, int spread, int both,
                                             const unsigned* __restrict__ bitmap,
-                                            long long first_row, long long words,
+                                            VID first_row, unsigned words,
                                             const WEIGHT* __restrict__ values,
                                             unsigned* arc_hits, void* out) {
     extern __shared__ unsigned char shared[];
-    long long chunk_size = (long long)blockDim.x * spread;  // the block's wedges
-    EID* slot_i = (EID*)shared;
-    EID* slot_j = slot_i + chunk_size;
-    u64 found = 0;
-    long long chunk_first = blockIdx.x * chunk_size;
+    WedgeArcs* slots = (WedgeArcs*)shared;
+    // The block's wedges, [chunk_first, chunk_first + chunk_wedges): per-wedge
+    // arithmetic below is 32-bit (a chunk has at most 256 * spread wedges).
+    int chunk_size = blockDim.x * spread;
+    long long chunk_first = (long long)blockIdx.x * chunk_size;
+    int chunk_wedges = (int)min((long long)chunk_size, wedges - chunk_first);
 
-    // Phase 1: this thread's wedges [k, k_end), written to its slots.
-    long long k = chunk_first + (long long)threadIdx.x * spread;
-    if (k < wedges) {
-        long long k_end = min(k + spread, wedges);
-        long long v = base_of(prefix, 0, n, k);
-        long long base = indptr[v];
-        long long d = indptr[v + 1] - base;
-        long long i, j;
+    // Phase 1: this thread's wedges, written to its slots.
+    int first = threadIdx.x * spread;
+    if (first < chunk_wedges) {
+        int count = min(spread, chunk_wedges - first);
+        long long k = chunk_first + first;
+        VID v = base_of(prefix, 0, n, k);
+        long long start = indptr[v];
+        int d = (int)(indptr[v + 1] - start);
+        int i, j;
         wedge_pair(k - prefix[v], d, i, j);
-        EID* out_i = slot_i + (long long)threadIdx.x * spread;
-        EID* out_j = slot_j + (long long)threadIdx.x * spread;
-        for (int s = 0;; ++s) {
-            out_i[s] = (EID)(base + i);
-            out_j[s] = (EID)(base + j);
-            if (++k == k_end) break;
+        EID base = (EID)start;
+        WedgeArcs* own = slots + first;
+        for (int s = 0;;) {
+            own[s] = WedgeArcs{base + i, base + j};
+            if (++s == count) break;
             if (++j == d) {
                 if (++i == d - 1) {
                     v = next_base(prefix, v, n);
-                    base = indptr[v];
-                    d = indptr[v + 1] - base;
+                    start = indptr[v];
+                    base = (EID)start;
+                    d = (int)(indptr[v + 1] - start);
                     i = 0;
                 }
                 j = i + 1;
@@ -127,33 +136,35 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
     __syncthreads();
 
     // Phase 2: slot s * blockDim + t holds the chunk's wedge s * blockDim + t.
-    for (int s = 0; s < spread; ++s) {
-        long long slot = (long long)s * blockDim.x + threadIdx.x;
+    unsigned found = 0;
+    for (int slot = threadIdx.x; slot < chunk_size; slot += blockDim.x) {
         unsigned hit = 0;
-        long long pi = 0, pj = 0, closing = -1;
+        EID pi = 0, pj = 0;
+        long long closing = -1;
         VID w = 0, u = 0;
-        if (chunk_first + slot < wedges) {
-            pi = slot_i[slot];
-            pj = slot_j[slot];
+        if (slot < chunk_wedges) {
+            WedgeArcs arcs = slots[slot];
+            pi = arcs.to_w;
+            pj = arcs.to_u;
             w = indices[pi];
             u = indices[pj];
             if (w >= first_row) {
-                hit = bit_set(bitmap, (unsigned)words, (unsigned)(w - first_row),
+                hit = bit_set(bitmap, words, (unsigned)(w - first_row),
                               (unsigned)(u - first_row));
                 if (hit && MODE != MODE_TOTAL && MODE != MODE_PER_NODE) {
-                    closing = find(indices, indptr[w], indptr[w + 1], u);
+                    closing = find(indices, (EID)indptr[w], (EID)indptr[w + 1], u);
                 }
             } else {
-                closing = find(indices, indptr[w], indptr[w + 1], u);
+                closing = find(indices, (EID)indptr[w], (EID)indptr[w + 1], u);
                 hit = closing >= 0;
             }
             if (both) {
                 // Acyclic orientations close a wedge one way at most; the arcs of
                 // a directed graph may close it both ways, and the total counts both.
                 if (MODE == MODE_TOTAL) {
-                    hit += find(indices, indptr[u], indptr[u + 1], w) >= 0;
+                    hit += find(indices, (EID)indptr[u], (EID)indptr[u + 1], w) >= 0;
                 } else if (!hit) {
-                    closing = find(indices, indptr[u], indptr[u + 1], w);
+                    closing = find(indices, (EID)indptr[u], (EID)indptr[u + 1], w);
                     hit = closing >= 0;
                 }
             }
@@ -188,8 +199,8 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
 #define WEDGE_ENTRY(name, MODE, BLOCKS)                                                     \
     extern "C" __global__ void __launch_bounds__(256, BLOCKS)                                \
         name(const long long* indptr, const VID* indices, const VID* rows,                   \
-             const long long* prefix, long long n, long long wedges, int spread, int both,   \
-             const unsigned* bitmap, long long first_row, long long words, const WEIGHT* values, \
+             const long long* prefix, VID n, long long wedges, int spread, int both,         \
+             const unsigned* bitmap, VID first_row, unsigned words, const WEIGHT* values,    \
              unsigned* arc_hits, void* out) {                                                 \
         wedge_count<MODE>(indptr, indices, rows, prefix, n, wedges, spread, both, bitmap,    \
                           first_row, words, values, arc_hits, out);                          \

@@ -39,9 +39,10 @@ __all__ = [
 ]
 
 #: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`: with
-#: :data:`THREADS`, the fastest of the spreads 4 to 32 measured on R-MAT scales 20
-#: and 22 on an H100 (docs/benchmarks.md).
-SPREAD = 20
+#: :data:`THREADS`, the fastest of the spreads 4 to 32 measured on R-MAT scales 18
+#: to 22 on an H100 (docs/benchmarks.md). Odd, so that the lanes' slots, a spread
+#: apart, fall on different shared-memory banks.
+SPREAD = 19
 
 #: Bitmap rows (§5.4), the default of :func:`count_gpu`: the closing arcs of wedges
 #: whose middle vertex is among the last ``BITMAP_ROWS`` ids are looked up in an
@@ -354,9 +355,9 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
             gpu.launch(
                 count,
                 -(-wedges // spread),
-                (p.indptr, p.indices, p.rows, prefix, np.int64(p.n), np.int64(wedges),
+                (p.indptr, p.indices, p.rows, prefix, vid.type(p.n), np.int64(wedges),
                  np.int32(spread), np.int32(not p.ascending), bitmap,
-                 np.int64(first_row), np.int64(words), gpu.kernel_values(p, weighted),
+                 vid.type(first_row), np.uint32(words), gpu.kernel_values(p, weighted),
                  arc_hits, out),
                 threads=threads,
                 shared_mem=shared,

@@ -75,11 +75,13 @@ __device__ void block_add(u64* total, u64 value) {
 // neighbouring lanes that hold the same idx (lanes take consecutive wedges or arcs,
 // so they mostly credit the same base vertex, middle vertex or source): the run's
 // first lane adds the run's sum, found by a segmented shuffle reduction. All lanes
-// of the warp must call it together; lanes with count == 0 add nothing.
-__device__ __forceinline__ void warp_add(u64* out, long long idx, unsigned count) {
+// of the warp must call it together; lanes with count == 0 add nothing. Counter is
+// u64 or unsigned, Index any integer type (narrower ones shuffle in one step).
+template <typename Counter, typename Index>
+__device__ __forceinline__ void warp_add(Counter* out, Index idx, unsigned count) {
     if (__ballot_sync(FULL_MASK, count != 0) == 0) return;
     unsigned lane = lane_id();
-    long long before = __shfl_up_sync(FULL_MASK, idx, 1);
+    Index before = __shfl_up_sync(FULL_MASK, idx, 1);
     bool head = lane == 0 || before != idx;
     unsigned heads = __ballot_sync(FULL_MASK, head);
     unsigned later = heads & ~((2u << lane) - 1u);  // run heads after this lane
@@ -88,25 +90,7 @@ __device__ __forceinline__ void warp_add(u64* out, long long idx, unsigned count
         unsigned next = __shfl_down_sync(FULL_MASK, count, offset);
         if (lane + offset < end) count += next;
     }
-    if (head && count != 0) atomicAdd(out + idx, (u64)count);
-}
-
-// For 0/1 counts: the number of hits in this lane's run of neighbouring lanes with
-// the same idx if this lane starts the run, else 0 (two ballots, no shuffle
-// reduction; a 32-bit idx takes one shuffle). All lanes of the warp must call it
-// together.
-template <typename Index>
-__device__ __forceinline__ unsigned run_hits(Index idx, bool hit) {
-    unsigned hits = __ballot_sync(FULL_MASK, hit);
-    if (hits == 0) return 0;
-    unsigned lane = lane_id();
-    Index before = __shfl_up_sync(FULL_MASK, idx, 1);
-    bool head = lane == 0 || before != idx;
-    unsigned heads = __ballot_sync(FULL_MASK, head);
-    if (!head) return 0;
-    unsigned later = heads & ~((2u << lane) - 1u);                  // run heads after this lane
-    unsigned below_next = later ? (later & (0u - later)) - 1u : ~0u;  // lanes before the next head
-    return __popc(hits & below_next & ~((1u << lane) - 1u));
+    if (head && count != 0) atomicAdd(out + idx, (Counter)count);
 }
 
 __device__ __forceinline__ void add_value(double* out, long long idx, double x) {

@@ -15,9 +15,11 @@
 // binary search of N+(w). Orientations other than "id" may close a wedge either way
 // (both = 1): u -> w is searched too.
 // A block takes blockDim * spread consecutive wedges.
-// Per node, a triangle is counted on two arcs of its base vertex, v -> w and v -> u,
-// whose positions neighbouring lanes share or hold consecutively (coalesced
-// atomics); wedge_arc_credit then turns the arcs' counts into vertex counts.
+// Per node and per edge, a triangle is counted on two arcs of its base vertex:
+// v -> u in phase 2 (neighbouring lanes hold consecutive arcs: coalesced atomics),
+// and v -> w in phase 3, where each thread walks its own wedges again, now with
+// their hits, and adds up each row of wedges that shares v -> w before one atomic.
+// Per node, wedge_arc_credit then turns the arcs' counts into vertex counts.
 #include "common.cu"
 
 #ifndef EID
@@ -88,6 +90,26 @@ struct __align__(2 * sizeof(EID)) WedgeArcs {
     EID to_u;
 };
 
+// Phase 3: add the hits of a thread's own wedges (to_u holds each one's hit, 0 or 1,
+// after phase 2) to their arcs v -> w. Consecutive wedges share v -> w along a row,
+// so a thread adds once per row it meets, and its last row (which the next lanes
+// mostly continue) through the warp's aggregation. All lanes of the warp must call it.
+template <typename Counter>
+__device__ __forceinline__ void credit_rows(const WedgeArcs* own, int count, Counter* out) {
+    EID row = count > 0 ? own[0].to_w : 0;
+    unsigned row_hits = 0;
+    for (int s = 0; s < count; ++s) {
+        WedgeArcs arcs = own[s];
+        if (arcs.to_w != row) {
+            if (row_hits) atomicAdd(out + row, (Counter)row_hits);
+            row = arcs.to_w;
+            row_hits = 0;
+        }
+        row_hits += (unsigned)arcs.to_u;
+    }
+    warp_add(out, row, row_hits);
+}
+
 template <int MODE>
 __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr,
                                             const VID* __restrict__ indices,
@@ -108,8 +130,8 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
 
     // Phase 1: this thread's wedges, written to its slots.
     int first = threadIdx.x * spread;
-    if (first < chunk_wedges) {
-        int count = min(spread, chunk_wedges - first);
+    int count = max(0, min(spread, chunk_wedges - first));
+    if (count > 0) {
         long long k = chunk_first + first;
         VID v = base_of(prefix, 0, n, k);
         long long start = indptr[v];
@@ -172,20 +194,16 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
         if (MODE == MODE_TOTAL) {
             found += hit;
         } else if (MODE == MODE_PER_NODE) {
-            // The triangle counts on its arcs v -> w and v -> u (wedge_arc_credit
-            // turns arc counts into vertex counts): neighbouring lanes share pi
-            // (one atomic per run of lanes) and have consecutive pj, so these
-            // atomics stay coalesced where crediting u itself would scatter.
-            unsigned run = run_hits(pi, hit);
-            if (run) atomicAdd(arc_hits + pi, run);
+            // The triangle counts on its arcs v -> u here (consecutive lanes hold
+            // consecutive arcs of one row: coalesced) and v -> w in phase 3.
             if (hit) atomicAdd(arc_hits + pj, 1u);
+            if (slot < chunk_wedges) slots[slot].to_u = hit;
         } else if (MODE == MODE_PER_EDGE) {
-            unsigned run = run_hits(pi, hit);
-            if (run) atomicAdd((u64*)out + pi, (u64)run);
             if (hit) {
                 atomicAdd((u64*)out + pj, 1ull);
                 atomicAdd((u64*)out + closing, 1ull);
             }
+            if (slot < chunk_wedges) slots[slot].to_u = hit;
         } else if (hit) {
             WEIGHT x = values[pi] * values[pj] * values[closing];
             add_value((WEIGHT*)out, rows[pi], x);
@@ -194,6 +212,13 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
         }
     }
     if (MODE == MODE_TOTAL) block_add((u64*)out, found);
+    if (MODE == MODE_PER_NODE) {
+        __syncthreads();
+        credit_rows(slots + first, count, arc_hits);
+    } else if (MODE == MODE_PER_EDGE) {
+        __syncthreads();
+        credit_rows(slots + first, count, (u64*)out);
+    }
 }
 
 #define WEDGE_ENTRY(name, MODE, BLOCKS)                                                     \
@@ -231,11 +256,37 @@ extern "C" __global__ void wedge_bitmap(const VID* indices, const VID* rows, lon
 // and v -> u (arc_hits, 32-bit: an arc is in fewer than n triangles). Adding each
 // arc's count to its source gives twice the triangles at their base v, adding it
 // twice to its target twice those at w and u: out holds twice the per-node counts,
-// halved by the caller.
-extern "C" __global__ void wedge_arc_credit(const VID* indices, const VID* rows,
-                                            const unsigned* arc_hits, long long m, u64* out) {
-    long long p = global_thread();
-    unsigned hits = p < m ? arc_hits[p] : 0;
-    warp_add(out, p < m ? rows[p] : 0, hits);  // rows are sorted: runs of lanes share them
-    if (hits) atomicAdd(out + indices[p], 2ull * hits);
+// halved by the caller. Sources are sorted (runs of lanes share them: warp_add);
+// targets scatter, and under ascending-degree ids most arcs point to the last ids,
+// whose global counters then serialise the atomics. So each block keeps the counts
+// of the last HUB_VERTICES ids in shared memory while it strides over the arcs and
+// adds them once at its end (R-MAT 18 / 20 / 22, H100: 0.24 / 0.66 / 2.09 ms with
+// global atomics only, 0.05 / 0.16 / 0.65 with the hub counters).
+#define HUB_VERTICES 2048
+extern "C" __global__ void __launch_bounds__(256)
+    wedge_arc_credit(const VID* indices, const VID* rows, const unsigned* arc_hits,
+                     long long m, VID n, u64* out) {
+    VID first_hub = n > HUB_VERTICES ? n - HUB_VERTICES : 0;
+    __shared__ u64 hubs[HUB_VERTICES];
+    for (int h = threadIdx.x; h < HUB_VERTICES; h += blockDim.x) hubs[h] = 0;
+    __syncthreads();
+    long long stride = (long long)gridDim.x * blockDim.x;
+    // Every lane runs the same rounds: warp_add needs the whole warp.
+    for (long long round = (long long)blockIdx.x * blockDim.x; round < m; round += stride) {
+        long long p = round + threadIdx.x;
+        unsigned hits = p < m ? arc_hits[p] : 0;
+        warp_add(out, p < m ? rows[p] : 0, hits);
+        if (hits) {
+            VID target = indices[p];
+            if (target >= first_hub) {
+                atomicAdd(hubs + (target - first_hub), 2ull * hits);
+            } else {
+                atomicAdd(out + target, 2ull * hits);
+            }
+        }
+    }
+    __syncthreads();
+    for (int h = threadIdx.x; h < HUB_VERTICES; h += blockDim.x) {
+        if (hubs[h]) atomicAdd(out + first_hub + h, hubs[h]);
+    }
 }

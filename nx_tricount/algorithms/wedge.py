@@ -230,38 +230,39 @@ def count_cpu(prepared, mode):
     return accumulate_per_thread(_accumulate, arrays, p, mode)
 
 
-def _gpu_wedges(prepared):
-    """Wedge prefix sums on the GPU and the number of wedges, derived once per Prepared."""
-    derived = prepared.derived
-    if "wedge_prefix" not in derived:
-        import cupy
+def _gpu_layout(prepared, largest):
+    """``(prefix, wedges, rows, first_arc)`` on the GPU: the wedge prefix sums and the
+    number of wedges (derived once per Prepared), and the bitmap's rows and the CSR
+    position of their first arc (once per Prepared and ``largest``). The bitmap
+    takes the vertices of degree at least :data:`BITMAP_MIN_DEGREE` among the last
+    ``largest`` ids, none unless the ids ascend by degree and arcs point to higher
+    ids. What is missing is computed with one transfer to the host for its scalars
+    (each synchronisation drains the queue the host ran ahead of)."""
+    import cupy
 
-        out_degree = cupy.diff(prepared.indptr)
-        prefix = cupy.zeros(prepared.n + 1, dtype=np.int64)
+    p, derived = prepared, prepared.derived
+    bitmap = p.ascending and p.ordering == "degree" and largest > 0
+    key = ("wedge_bitmap", largest)
+    scalars = []
+    if "wedge_prefix" not in derived:
+        out_degree = cupy.diff(p.indptr)
+        prefix = cupy.empty(p.n + 1, dtype=np.int64)
+        prefix[0] = 0
         cupy.cumsum(out_degree * (out_degree - 1) // 2, out=prefix[1:])
         derived["wedge_prefix"] = prefix
-        derived["wedge_count"] = int(prefix[-1])
-    return derived["wedge_prefix"], derived["wedge_count"]
-
-
-def _bitmap_layout(prepared, largest):
-    """``(rows, first_arc)`` of the bitmap: the vertices of degree at least
-    :data:`BITMAP_MIN_DEGREE` among the last ``largest`` ids (none unless the ids
-    ascend by degree and arcs point to higher ids), and the CSR position of their
-    first arc. Derived once per Prepared and ``largest``."""
-    p = prepared
-    if not p.ascending or p.ordering != "degree" or largest <= 0:
-        return 0, p.m
-    key = ("wedge_bitmap", largest)
-    if key not in p.derived:
-        import cupy
-
+        scalars.append(("wedge_count", prefix[-1:]))
+    if bitmap and key not in derived:
         # Degrees ascend with the ids: the dense vertices are the last ones.
         sparse = cupy.searchsorted(p.degree, BITMAP_MIN_DEGREE)
         rows = cupy.minimum(largest, p.n - sparse)
-        rows, first_arc = (int(x) for x in cupy.stack([rows, p.indptr[p.n - rows]]).get())
-        p.derived[key] = (rows, first_arc)
-    return p.derived[key]
+        scalars.append((key, cupy.stack([rows, p.indptr[p.n - rows]])))
+    if scalars:
+        values = cupy.concatenate([array for _, array in scalars]).get()
+        for name, array in scalars:
+            taken, values = values[: array.size], values[array.size :]
+            derived[name] = int(taken[0]) if name == "wedge_count" else tuple(int(x) for x in taken)
+    rows, first_arc = derived[key] if bitmap else (0, p.m)
+    return derived["wedge_prefix"], derived["wedge_count"], rows, first_arc
 
 
 def _bitmap_words(rows):
@@ -325,8 +326,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
         f"the {mode} output, per-arc counts, wedge prefix sums and the bitmap",
     )
     with gpu.cuda_errors("preparing the wedge count"):
-        prefix, wedges = _gpu_wedges(p)
-        rows, first_arc = _bitmap_layout(p, largest_bitmap)
+        prefix, wedges, rows, first_arc = _gpu_layout(p, largest_bitmap)
     words = (rows + 31) // 32
     first_row = p.n - rows
     out, weighted = gpu.output(p, mode)
@@ -364,6 +364,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
             )
         if arc_credit:
             credit = gpu.function("wedge.cu", "wedge_arc_credit", **kernel_types)
-            gpu.launch(credit, p.m, (p.indices, p.rows, arc_hits, np.int64(p.m), out))
+            gpu.launch(credit, p.m, (p.indices, p.rows, arc_hits, np.int64(p.m), vid.type(p.n), out),
+                       grid=gpu.resident_blocks(credit, 0))
             out >>= 1
     return gpu.finish(out, mode)

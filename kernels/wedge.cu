@@ -240,6 +240,43 @@ WEDGE_ENTRY(wedge_per_node, MODE_PER_NODE, 6)
 WEDGE_ENTRY(wedge_per_edge, MODE_PER_EDGE, 8)
 WEDGE_ENTRY(wedge_weighted, MODE_WEIGHTED, 8)
 
+// pairs[0] = 0 and pairs[v + 1] = C(d+(v), 2), the wedges of vertex v: their
+// cumulative sum is the prefix phase 1 searches.
+extern "C" __global__ void wedge_pairs(const long long* indptr, long long n, long long* pairs) {
+    long long v = global_thread();
+    if (v == 0) pairs[0] = 0;
+    if (v < n) {
+        long long d = indptr[v + 1] - indptr[v];
+        pairs[v + 1] = d * (d - 1) / 2;
+    }
+}
+
+// Thread 0: what the host needs to know before the count, for a single transfer:
+// layout[0] the number of wedges, layout[1] the bitmap's rows (none for largest 0,
+// else the vertices of degree >= min_degree among the last `largest` ids: degrees
+// ascend with the ids) and layout[2] the CSR position of their first arc.
+extern "C" __global__ void wedge_layout(const long long* prefix, const long long* indptr,
+                                        const long long* degree, long long n, long long largest,
+                                        long long min_degree, long long* layout) {
+    if (global_thread() != 0) return;
+    long long rows = 0;
+    if (largest > 0) {
+        long long lo = 0, hi = n;  // the first vertex of degree >= min_degree
+        while (lo < hi) {
+            long long mid = (lo + hi) >> 1;
+            if (degree[mid] < min_degree) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        rows = min(largest, n - lo);
+    }
+    layout[0] = prefix[n];
+    layout[1] = rows;
+    layout[2] = indptr[n - rows];
+}
+
 // Set bit (w - first_row, u - first_row), in the layout of row_start, for every arc
 // w -> u of the last rows: with orientation "id", the arcs from indptr[first_row] on.
 extern "C" __global__ void wedge_bitmap(const VID* indices, const VID* rows, long long first_arc,

@@ -230,38 +230,44 @@ def count_cpu(prepared, mode):
     return accumulate_per_thread(_accumulate, arrays, p, mode)
 
 
-def _gpu_layout(prepared, largest):
+def _gpu_layout(prepared, largest, kernel_types):
     """``(prefix, wedges, rows, first_arc)`` on the GPU: the wedge prefix sums and the
     number of wedges (derived once per Prepared), and the bitmap's rows and the CSR
     position of their first arc (once per Prepared and ``largest``). The bitmap
     takes the vertices of degree at least :data:`BITMAP_MIN_DEGREE` among the last
     ``largest`` ids, none unless the ids ascend by degree and arcs point to higher
-    ids. What is missing is computed with one transfer to the host for its scalars
-    (each synchronisation drains the queue the host ran ahead of)."""
+    ids. Two small kernels and a scan, then one transfer for the scalars: each
+    CuPy call costs tens of microseconds of host time, and each synchronisation
+    drains the queue the host ran ahead of."""
     import cupy
 
+    from . import gpu
+
     p, derived = prepared, prepared.derived
-    bitmap = p.ascending and p.ordering == "degree" and largest > 0
+    use_bitmap = p.ascending and p.ordering == "degree" and largest > 0
     key = ("wedge_bitmap", largest)
-    scalars = []
-    if "wedge_prefix" not in derived:
-        out_degree = cupy.diff(p.indptr)
-        prefix = cupy.empty(p.n + 1, dtype=np.int64)
-        prefix[0] = 0
-        cupy.cumsum(out_degree * (out_degree - 1) // 2, out=prefix[1:])
-        derived["wedge_prefix"] = prefix
-        scalars.append(("wedge_count", prefix[-1:]))
-    if bitmap and key not in derived:
-        # Degrees ascend with the ids: the dense vertices are the last ones.
-        sparse = cupy.searchsorted(p.degree, BITMAP_MIN_DEGREE)
-        rows = cupy.minimum(largest, p.n - sparse)
-        scalars.append((key, cupy.stack([rows, p.indptr[p.n - rows]])))
-    if scalars:
-        values = cupy.concatenate([array for _, array in scalars]).get()
-        for name, array in scalars:
-            taken, values = values[: array.size], values[array.size :]
-            derived[name] = int(taken[0]) if name == "wedge_count" else tuple(int(x) for x in taken)
-    rows, first_arc = derived[key] if bitmap else (0, p.m)
+    if "wedge_prefix" not in derived or (use_bitmap and key not in derived):
+        prefix = derived.get("wedge_prefix")
+        if prefix is None:
+            pairs = cupy.empty(p.n + 1, dtype=np.int64)
+            pair_kernel = gpu.function("wedge.cu", "wedge_pairs", **kernel_types)
+            gpu.launch(pair_kernel, max(p.n, 1), (p.indptr, np.int64(p.n), pairs))
+            prefix = cupy.cumsum(pairs)
+        layout = cupy.empty(3, dtype=np.int64)
+        degree = p.degree if use_bitmap else prefix  # a placeholder, unread for largest 0
+        layout_kernel = gpu.function("wedge.cu", "wedge_layout", **kernel_types)
+        gpu.launch(
+            layout_kernel,
+            1,
+            (prefix, p.indptr, degree, np.int64(p.n), np.int64(largest if use_bitmap else 0),
+             np.int64(BITMAP_MIN_DEGREE), layout),
+            threads=32,
+        )
+        wedges, rows, first_arc = (int(x) for x in layout.get())
+        derived["wedge_prefix"], derived["wedge_count"] = prefix, wedges
+        if use_bitmap:
+            derived[key] = (rows, first_arc)
+    rows, first_arc = derived[key] if use_bitmap else (0, p.m)
     return derived["wedge_prefix"], derived["wedge_count"], rows, first_arc
 
 
@@ -325,14 +331,14 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
         gpu.output_bytes(p, mode) + arc_bytes + prefix_bytes + max(degree_bytes, largest_bytes),
         f"the {mode} output, per-arc counts, wedge prefix sums and the bitmap",
     )
-    with gpu.cuda_errors("preparing the wedge count"):
-        prefix, wedges, rows, first_arc = _gpu_layout(p, largest_bitmap)
-    words = (rows + 31) // 32
-    first_row = p.n - rows
     out, weighted = gpu.output(p, mode)
     weight = p.values.dtype if weighted else np.float64
     vid = p.indices.dtype
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
+    with gpu.cuda_errors("preparing the wedge count"):
+        prefix, wedges, rows, first_arc = _gpu_layout(p, largest_bitmap, kernel_types)
+    words = (rows + 31) // 32
+    first_row = p.n - rows
     count = gpu.function("wedge.cu", gpu.entry("wedge", mode, weighted), **kernel_types)
     if chosen_spread is None:
         # Fewer wedges per thread where SPREAD would not give every thread the GPU
@@ -342,7 +348,8 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     shared = spread * slot_bytes
     with gpu.cuda_errors("running the wedge kernel"):
         bitmap = cupy.zeros(max(_bitmap_words(rows), 1), dtype=np.uint32)
-        arc_hits = cupy.zeros(p.m if arc_credit else 1, dtype=np.uint32)
+        # Unread but per node: the bitmap stands in (one allocation and memset fewer).
+        arc_hits = cupy.zeros(p.m, dtype=np.uint32) if arc_credit else bitmap
         if rows:
             build = gpu.function("wedge.cu", "wedge_bitmap", **kernel_types)
             gpu.launch(

@@ -18,22 +18,16 @@
 #define SLICE_SHIFT 5  // 32 ids per slice: one 32-bit word
 #define SLICE_MASK 31
 
-template <int MODE>
-__device__ __forceinline__ void bitmap_arc(const long long* __restrict__ indptr,
-                                           const VID* __restrict__ indices,
-                                           const VID* __restrict__ rows, long long m,
-                                           int ascending, const WEIGHT* __restrict__ values,
-                                           void* out) {
-    long long e = global_thread();
-    unsigned found = 0;
-    VID u = 0, v = 0;
-    if (e < m) {
-        u = rows[e];
-        v = indices[e];
-        long long i = ascending ? e + 1 : indptr[u];
-        long long i_end = indptr[u + 1];
-        long long j = indptr[v];
-        long long j_end = indptr[v + 1];
+struct BitSlices {
+    template <int MODE>
+    static __device__ __forceinline__ unsigned count(const long long* __restrict__ indptr,
+                                                     const VID* __restrict__ indices, long long e,
+                                                     VID u, VID v, int ascending,
+                                                     const WEIGHT* __restrict__ values,
+                                                     void* out) {
+        ArcLists lists = arc_lists(indptr, e, u, v, ascending);
+        long long i = lists.i, i_end = lists.i_end, j = lists.j, j_end = lists.j_end;
+        unsigned found = 0;
         while (i < i_end && j < j_end) {
             // u's word of the slice of its next neighbour.
             VID a = indices[i];
@@ -67,18 +61,8 @@ __device__ __forceinline__ void bitmap_arc(const long long* __restrict__ indptr,
                 }
             }
         }
+        return found;
     }
-    finish_arc<MODE>(out, e < m ? e : 0, u, v, found);
-}
+};
 
-#define BITMAP_ENTRY(name, MODE)                                                             \
-    extern "C" __global__ void name(const long long* indptr, const VID* indices,            \
-                                    const VID* rows, long long m, int ascending,            \
-                                    const WEIGHT* values, void* out) {                      \
-        bitmap_arc<MODE>(indptr, indices, rows, m, ascending, values, out);                 \
-    }
-
-BITMAP_ENTRY(bitmap_total, MODE_TOTAL)
-BITMAP_ENTRY(bitmap_per_node, MODE_PER_NODE)
-BITMAP_ENTRY(bitmap_per_edge, MODE_PER_EDGE)
-BITMAP_ENTRY(bitmap_weighted, MODE_WEIGHTED)
+ARC_ENTRIES(bitmap, BitSlices)

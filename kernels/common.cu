@@ -152,6 +152,18 @@ __device__ __forceinline__ long long lower_bound(const VID* __restrict__ a, long
     return lo + left;
 }
 
+// The ranges [i, i_end) of N+(u) and [j, j_end) of N+(v) that the intersection of
+// arc e = u -> v walks. With every arc going to a higher id (ascending), every common
+// out-neighbour lies after v in N+(u), so u's range starts after e.
+struct ArcLists {
+    long long i, i_end, j, j_end;
+};
+
+__device__ __forceinline__ ArcLists arc_lists(const long long* __restrict__ indptr, long long e,
+                                              VID u, VID v, int ascending) {
+    return ArcLists{ascending ? e + 1 : indptr[u], indptr[u + 1], indptr[v], indptr[v + 1]};
+}
+
 // |N+(u) ∩ N+(v)| for arc e = u -> v by binary search (the edge and vertex kernels):
 // each element of the shorter list is searched in the longer one, whose lower
 // bound then moves past it (both lists are sorted). Credits each triangle's third
@@ -159,12 +171,10 @@ __device__ __forceinline__ long long lower_bound(const VID* __restrict__ a, long
 template <int MODE>
 __device__ __forceinline__ unsigned search_arc(const long long* __restrict__ indptr,
                                                const VID* __restrict__ indices, long long e,
-                                               VID u, VID v, int id_oriented,
+                                               VID u, VID v, int ascending,
                                                const WEIGHT* __restrict__ values, void* out) {
-    long long i = id_oriented ? e + 1 : indptr[u];
-    long long i_end = indptr[u + 1];
-    long long j = indptr[v];
-    long long j_end = indptr[v + 1];
+    ArcLists lists = arc_lists(indptr, e, u, v, ascending);
+    long long i = lists.i, i_end = lists.i_end, j = lists.j, j_end = lists.j_end;
     unsigned found = 0;
     if (i_end - i <= j_end - j) {
         for (; i < i_end && j < j_end; ++i) {
@@ -189,5 +199,41 @@ __device__ __forceinline__ unsigned search_arc(const long long* __restrict__ ind
     }
     return found;
 }
+
+// One thread per oriented arc e = u -> v (the merge, edge and bitmap kernels):
+// Intersect::count<MODE>(indptr, indices, e, u, v, ascending, values, out) returns
+// |N+(u) ∩ N+(v)|, crediting each third vertex as credit_third does, and the thread
+// credits the arc's count with finish_arc.
+template <int MODE, typename Intersect>
+__device__ __forceinline__ void count_arc(const long long* __restrict__ indptr,
+                                          const VID* __restrict__ indices,
+                                          const VID* __restrict__ rows, long long m,
+                                          int ascending, const WEIGHT* __restrict__ values,
+                                          void* out) {
+    long long e = global_thread();
+    unsigned found = 0;
+    VID u = 0, v = 0;
+    if (e < m) {
+        u = rows[e];
+        v = indices[e];
+        found = Intersect::template count<MODE>(indptr, indices, e, u, v, ascending, values, out);
+    }
+    finish_arc<MODE>(out, e < m ? e : 0, u, v, found);
+}
+
+#define ARC_ENTRY(name, MODE, Intersect)                                                     \
+    extern "C" __global__ void name(const long long* indptr, const VID* indices,            \
+                                    const VID* rows, long long m, int ascending,            \
+                                    const WEIGHT* values, void* out) {                      \
+        count_arc<MODE, Intersect>(indptr, indices, rows, m, ascending, values, out);       \
+    }
+
+// The four entry points <prefix>_total, _per_node, _per_edge and _weighted of a
+// one-thread-per-arc kernel.
+#define ARC_ENTRIES(prefix, Intersect)                                                       \
+    ARC_ENTRY(prefix##_total, MODE_TOTAL, Intersect)                                         \
+    ARC_ENTRY(prefix##_per_node, MODE_PER_NODE, Intersect)                                   \
+    ARC_ENTRY(prefix##_per_edge, MODE_PER_EDGE, Intersect)                                   \
+    ARC_ENTRY(prefix##_weighted, MODE_WEIGHTED, Intersect)
 
 #endif  // NX_TRICOUNT_COMMON_CU

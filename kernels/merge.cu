@@ -1,26 +1,20 @@
 // Polak's forward algorithm (polak-forward.md §II-C): one thread per oriented arc
 // e = u -> v counts |N+(u) ∩ N+(v)| by a two-pointer merge of the two sorted lists.
 //
-// With orientation "id" every common out-neighbour lies after v in N+(u), so the
-// merge starts at e + 1 instead of the start of N+(u) (id_oriented = 1).
+// With every arc going to a higher id (ascending = 1) every common out-neighbour
+// lies after v in N+(u), so the merge starts at e + 1 instead of the start of N+(u).
 #include "common.cu"
 
-template <int MODE>
-__device__ __forceinline__ void merge_arc(const long long* __restrict__ indptr,
-                                          const VID* __restrict__ indices,
-                                          const VID* __restrict__ rows, long long m,
-                                          int id_oriented, const WEIGHT* __restrict__ values,
-                                          void* out) {
-    long long e = global_thread();
-    unsigned found = 0;
-    VID u = 0, v = 0;
-    if (e < m) {
-        u = rows[e];
-        v = indices[e];
-        long long i = id_oriented ? e + 1 : indptr[u];
-        long long i_end = indptr[u + 1];
-        long long j = indptr[v];
-        long long j_end = indptr[v + 1];
+struct Merge {
+    template <int MODE>
+    static __device__ __forceinline__ unsigned count(const long long* __restrict__ indptr,
+                                                     const VID* __restrict__ indices, long long e,
+                                                     VID u, VID v, int ascending,
+                                                     const WEIGHT* __restrict__ values,
+                                                     void* out) {
+        ArcLists lists = arc_lists(indptr, e, u, v, ascending);
+        long long i = lists.i, i_end = lists.i_end, j = lists.j, j_end = lists.j_end;
+        unsigned found = 0;
         if (i < i_end && j < j_end) {
             VID a = indices[i];
             VID b = indices[j];
@@ -40,18 +34,8 @@ __device__ __forceinline__ void merge_arc(const long long* __restrict__ indptr,
                 }
             }
         }
+        return found;
     }
-    finish_arc<MODE>(out, e < m ? e : 0, u, v, found);
-}
+};
 
-#define MERGE_ENTRY(name, MODE)                                                              \
-    extern "C" __global__ void name(const long long* indptr, const VID* indices,            \
-                                    const VID* rows, long long m, int id_oriented,          \
-                                    const WEIGHT* values, void* out) {                      \
-        merge_arc<MODE>(indptr, indices, rows, m, id_oriented, values, out);                \
-    }
-
-MERGE_ENTRY(merge_total, MODE_TOTAL)
-MERGE_ENTRY(merge_per_node, MODE_PER_NODE)
-MERGE_ENTRY(merge_per_edge, MODE_PER_EDGE)
-MERGE_ENTRY(merge_weighted, MODE_WEIGHTED)
+ARC_ENTRIES(merge, Merge)

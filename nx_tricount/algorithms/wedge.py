@@ -371,7 +371,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
             )
         if arc_credit:
             credit = gpu.function("wedge.cu", "wedge_arc_credit", **kernel_types)
-            gpu.launch(credit, p.m, (p.indices, p.rows, arc_hits, np.int64(p.m), vid.type(p.n), out),
-                       grid=gpu.resident_blocks(credit, 0))
+            args = (p.indices, p.rows, arc_hits, np.int64(p.m), vid.type(p.n), out)
+            gpu.launch(credit, p.m, args, grid=gpu.resident_blocks(credit, 0))
             out >>= 1
     return gpu.finish(out, mode)

@@ -20,11 +20,7 @@
 
 struct BitSlices {
     template <int MODE>
-    static __device__ __forceinline__ unsigned count(const long long* __restrict__ indptr,
-                                                     const VID* __restrict__ indices, long long e,
-                                                     VID u, VID v, int ascending,
-                                                     const WEIGHT* __restrict__ values,
-                                                     void* out) {
+    static __device__ __forceinline__ unsigned count(ARC_INTERSECTION) {
         ArcLists lists = arc_lists(indptr, e, u, v, ascending);
         long long i = lists.i, i_end = lists.i_end, j = lists.j, j_end = lists.j_end;
         unsigned found = 0;

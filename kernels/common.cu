@@ -200,6 +200,13 @@ __device__ __forceinline__ unsigned search_arc(const long long* __restrict__ ind
     return found;
 }
 
+// The parameters of an arc intersection, Intersect::count<MODE>(ARC_INTERSECTION):
+// arc e = u -> v of the CSR, whether every arc goes to a higher id, and the values
+// and output that credit_third takes.
+#define ARC_INTERSECTION                                                                   \
+    const long long* __restrict__ indptr, const VID* __restrict__ indices, long long e,   \
+        VID u, VID v, int ascending, const WEIGHT* __restrict__ values, void* out
+
 // One thread per oriented arc e = u -> v (the merge, edge and bitmap kernels):
 // Intersect::count<MODE>(indptr, indices, e, u, v, ascending, values, out) returns
 // |N+(u) ∩ N+(v)|, crediting each third vertex as credit_third does, and the thread

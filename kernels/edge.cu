@@ -5,11 +5,7 @@
 
 struct Search {
     template <int MODE>
-    static __device__ __forceinline__ unsigned count(const long long* __restrict__ indptr,
-                                                     const VID* __restrict__ indices, long long e,
-                                                     VID u, VID v, int ascending,
-                                                     const WEIGHT* __restrict__ values,
-                                                     void* out) {
+    static __device__ __forceinline__ unsigned count(ARC_INTERSECTION) {
         return search_arc<MODE>(indptr, indices, e, u, v, ascending, values, out);
     }
 };

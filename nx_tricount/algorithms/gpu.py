@@ -33,6 +33,7 @@ __all__ = [
     "cuda_errors",
     "kernel_timer",
     "kernel_ms",
+    "PendingCount",
 ]
 
 #: Threads per block of every kernel: 8 warps keeps the per-block reduction short
@@ -164,6 +165,39 @@ def launch(kernel, items, args, *, threads=THREADS, shared_mem=0, grid=None):
     kernel((blocks,), (threads,), args, shared_mem=shared_mem)
     end.record()
     _timed_launches.append((start, end))
+
+
+class PendingCount:
+    """A count computed on the GPU, copied to pinned host memory behind the work
+    queued so far: reading it (``int()``) waits for that work only, not for what
+    is queued after it, so the host can go on queuing while the GPU catches up.
+
+    Parameters
+    ----------
+    counter : cupy array
+        One 64-bit integer, computed by the work queued before this call.
+    """
+
+    def __init__(self, counter):
+        import cupy
+
+        self._host = cupy.cuda.alloc_pinned_memory(8)
+        self._counter = counter  # alive until the copy has run
+        stream = cupy.cuda.get_current_stream()
+        cupy.cuda.runtime.memcpyAsync(
+            self._host.ptr, counter.data.ptr, 8, cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr
+        )
+        self._copied = stream.record()
+        self._value = None
+
+    def __int__(self):
+        if self._value is None:
+            self._copied.synchronize()
+            self._value = int(np.frombuffer(self._host, dtype=self._counter.dtype, count=1)[0])
+            self._host = self._counter = None
+        return self._value
+
+    __index__ = __int__
 
 
 @functools.cache

@@ -17,10 +17,11 @@ from .csr import csr_from_keys, endpoint_counts, row_pointers
 from .ordering import BEFORE_ORIENTATION, ORDERINGS, arc_order, relabel, vertex_order
 from .orientation import ORIENTATIONS, orient, oriented_keys
 from .simplify import (
+    distinct_edge_keys,
     packed_keys,
     simplify_directed,
     simplify_undirected,
-    simplify_undirected_with_degrees,
+    unpack_keys,
 )
 
 __all__ = [
@@ -51,7 +52,6 @@ def undirected_degree(lo, hi, n, *, lo_sorted=False):
     return endpoint_counts(lo, hi, n, a_sorted=lo_sorted)
 
 
-@dataclass
 class SimpleGraph:
     """A simple undirected graph: what every preprocessing of an edge list starts from.
 
@@ -65,19 +65,57 @@ class SimpleGraph:
         Degree of every vertex (int64).
     values : array or None
         One value per edge, aligned with ``lo, hi``.
+    squares : float or None
+        ``sum(degree**2)``, once known (:meth:`square_sum`).
+    kept_keys : tuple or None
+        On the GPU, the deduplication before its compaction: ``(keys, kept)``,
+        the sorted edge keys of the edge list and which of them are the distinct
+        edges. Preprocessings that can take the edges in that form
+        (:func:`prepare_simple` with orderings ``none`` and ``degree``) skip the
+        compaction; ``lo`` and ``hi`` are compacted from it when first read.
+    edge_count : int or PendingCount
+        The number of edges; on the GPU, while the deduplication may still be
+        running, a :class:`~nx_tricount.algorithms.gpu.PendingCount` that
+        ``int()`` (and :attr:`m`) waits for.
     """
 
-    n: int
-    lo: object
-    hi: object
-    degree: object
-    values: object = None
-    squares: float = field(default=None, repr=False)  # sum(degree**2), once known
+    def __init__(self, n, lo, hi, degree, values=None, *, squares=None):
+        self.n = n
+        self._lo, self._hi = lo, hi
+        self.degree = degree
+        self.values = values
+        self.squares = squares
+        self.kept_keys = None
+        self.edge_count = None if lo is None else int(lo.size)
+
+    @classmethod
+    def from_kept_keys(cls, n, keys, kept, degree, edge_count, *, squares=None):
+        """The graph of the ``edge_count`` distinct edges among sorted edge keys (GPU)."""
+        simple = cls(n, None, None, degree, squares=squares)
+        simple.kept_keys = (keys, kept)
+        simple.edge_count = edge_count
+        return simple
+
+    def _compact(self):
+        if self._lo is None:
+            keys, kept = self.kept_keys
+            distinct = elementwise.compact_keys(keys, kept, self.m)
+            self._lo, self._hi = unpack_keys(distinct, self.n, index_dtype(self.n))
+
+    @property
+    def lo(self):
+        self._compact()
+        return self._lo
+
+    @property
+    def hi(self):
+        self._compact()
+        return self._hi
 
     @property
     def m(self):
         """Number of edges."""
-        return int(self.lo.size)
+        return int(self.edge_count)
 
     def square_sum(self):
         """``sum(degree**2)`` as a float, computed once."""
@@ -104,19 +142,22 @@ def simple_graph(src, dst, n, *, values=None, unique=False, square_sum=False):
         Each undirected edge appears at most once (skips the dedup sort).
     square_sum : bool
         Also compute :meth:`SimpleGraph.square_sum` (on the GPU, for unweighted
-        edge lists that need deduplicating, with no synchronisation of its own).
+        edge lists that need deduplicating, read with the number of edges in
+        one transfer).
 
     Returns
     -------
     SimpleGraph
+        On the GPU, unweighted and deduplicated, it keeps the sorted keys
+        (:attr:`SimpleGraph.kept_keys`) and has not synchronised, unless
+        ``square_sum``.
     """
-    dtype = index_dtype(n)
     if module_of(src) is not np and values is None and not unique:
-        lo, hi, degree, squares = simplify_undirected_with_degrees(
-            src, dst, n, dtype, square_sum=square_sum
-        )
-        return SimpleGraph(n, lo, hi, degree, squares=squares)
-    lo, hi, values = simplify_undirected(src, dst, n, values, index_dtype=dtype, unique=unique)
+        keys, kept, degree, count, squares = distinct_edge_keys(src, dst, n, square_sum=square_sum)
+        return SimpleGraph.from_kept_keys(n, keys, kept, degree, count, squares=squares)
+    lo, hi, values = simplify_undirected(
+        src, dst, n, values, index_dtype=index_dtype(n), unique=unique
+    )
     simple = SimpleGraph(n, lo, hi, undirected_degree(lo, hi, n, lo_sorted=not unique), values)
     if square_sum:
         simple.square_sum()
@@ -231,20 +272,22 @@ def prepare_simple(simple, *, orientation, ordering):
         Its ``perm`` maps CSR ids to the original ids, ``degree`` is in CSR ids
         and ``values`` follow their arcs.
     """
-    n, lo, hi, degree = simple.n, simple.lo, simple.hi, simple.degree
-    dtype = lo.dtype
+    n, degree = simple.n, simple.degree
+    dtype = index_dtype(n)
     if ordering in BEFORE_ORIENTATION:
         perm = vertex_order(ordering, degree)
         if perm is not None:
             perm = perm.astype(dtype)
-        keys = oriented_keys(orientation, lo, hi, degree, n, perm)
+        keys = oriented_keys(orientation, simple, perm)
     else:
-        arc_src, arc_dst = orient(orientation, lo, hi, degree)
+        arc_src, arc_dst = orient(orientation, simple.lo, simple.hi, degree)
         perm = arc_order(ordering, arc_src, arc_dst, n).astype(dtype)
         rank = relabel(perm, n)
         keys = packed_keys(rank[arc_src], rank[arc_dst], n)
     degree = _relabelled(degree, perm)
-    indptr, indices, rows, values = csr_from_keys(keys, n, dtype, simple.values)
+    indptr, indices, rows, values = csr_from_keys(
+        keys, n, dtype, simple.values, arcs=simple.edge_count
+    )
     # Arcs go to higher ids under id orientation while the ids follow the
     # original order or the degrees; degree orientation on ascending-degree
     # ids is the same orientation.

@@ -33,10 +33,20 @@ def build_csr(src, dst, n, values=None):
     return csr_from_keys(packed_keys(src, dst, n), n, src.dtype, values)
 
 
-def csr_from_keys(keys, n, dtype, values=None):
+def csr_from_keys(keys, n, dtype, values=None, arcs=None):
     """:func:`build_csr` of arcs given as :func:`~.simplify.packed_keys` (any order),
-    with ids of ``dtype``."""
+    with ids of ``dtype``.
+
+    ``arcs`` says how many keys are arcs (default all): on the GPU, without
+    values, the others are :data:`~.elementwise.SENTINEL`, which
+    :func:`~.orientation.oriented_keys` gives the rows of an edge list that are
+    not edges. It may be a :class:`~nx_tricount.algorithms.gpu.PendingCount`,
+    read once the sort and the CSR kernel are queued."""
     xp = module_of(keys)
+    if values is None and xp is not np:
+        arcs = keys.size if arcs is None else arcs
+        indptr, indices, rows = elementwise.csr_of_sorted_keys(xp.sort(keys), n, dtype, arcs)
+        return indptr, indices, rows, None
     if values is None:
         keys = xp.sort(keys)
     else:

@@ -4,9 +4,12 @@ Written as array expressions, packing an edge into a sort key is several CuPy
 launches (casts, a minimum, a maximum, shifts, a ``where``), and CuPy's
 ``bincount`` synchronises twice and runs a histogram that serialises on sorted
 ids (12 ms of a 19 ms preprocessing on a 20M-edge graph, H100). Each function
-here is one ``cupy.ElementwiseKernel`` computing exactly what the NumPy
-expression in the calling module computes; that expression is the reference,
-and tests/test_gpu_preprocess.py checks the two agree.
+here is one ``cupy.ElementwiseKernel`` (the deduplication's pass, which needs
+warp-level sums, one launch of ``kernels/distinct.cu``) computing exactly what
+the NumPy expression in the calling module computes; that expression is the
+reference, and tests/test_gpu_preprocess.py checks the two agree. None of them
+synchronises unless it returns a number to the host: the host keeps queuing
+while the GPU works.
 """
 
 import functools
@@ -18,8 +21,11 @@ __all__ = [
     "edge_keys",
     "packed_keys",
     "unpack_keys",
-    "distinct_keys_and_degrees",
+    "distinct_and_degrees",
+    "compact_keys",
     "oriented_keys",
+    "oriented_kept_keys",
+    "csr_of_sorted_keys",
     "endpoint_counts",
     "sorted_endpoint_counts",
     "square_sum",
@@ -37,6 +43,17 @@ __device__ long long nx_tricount_pack(long long a, long long b, long long n) {
 __device__ void nx_tricount_unpack(long long key, long long n, long long& a, long long& b) {
     if (n <= 2147483648LL) { a = key >> 32; b = key & 0xFFFFFFFFLL; }
     else { a = key / n; b = key % n; }
+}
+// Edge u - v (u < v, old ids) becomes the arc between new ids rank[u] and
+// rank[v], from the lower new id to the higher, or (by_degree) from the lower
+// degree to the higher with ties by new id.
+template <class Rank, class Degree>
+__device__ long long nx_tricount_arc_key(long long u, long long v, Rank& rank, Degree& degree,
+                                         int relabel, int by_degree, long long n) {
+    long long a = relabel ? (long long)rank[u] : u, b = relabel ? (long long)rank[v] : v;
+    if (a > b) { long long t = a; a = b; b = t; t = u; u = v; v = t; }
+    if (by_degree && degree[u] > degree[v]) { long long t = a; a = b; b = t; }
+    return nx_tricount_pack(a, b, n);
 }
 """
 
@@ -65,50 +82,48 @@ def _kernels():
             "long long x, y; nx_tricount_unpack(key, n, x, y); a = x; b = y;",
             "unpack",
         ),
-        # Edge u - v (u < v, old ids) becomes the arc between new ids rank[u] and
-        # rank[v], from the lower new id to the higher, or (by_degree) from the
-        # lower degree to the higher with ties by new id.
         "oriented_keys": kernel(
             "T lo, T hi, raw R rank, raw D degree, int32 relabel, int32 by_degree, int64 n",
             "int64 key",
-            """
-            long long u = lo, v = hi;
-            long long a = relabel ? (long long)rank[u] : u, b = relabel ? (long long)rank[v] : v;
-            if (a > b) { long long t = a; a = b; b = t; t = u; u = v; v = t; }
-            if (by_degree && degree[u] > degree[v]) { long long t = a; a = b; b = t; }
-            key = nx_tricount_pack(a, b, n);
-            """,
+            "key = nx_tricount_arc_key(lo, hi, rank, degree, relabel, by_degree, n);",
             "oriented_keys",
         ),
-        # Sorted keys: the last row of each run of equal keys, unless a self-loop.
-        "distinct": kernel(
-            "raw int64 keys, int64 m",
-            "bool last",
-            f"last = keys[i] != {SENTINEL}LL && (i + 1 == m || keys[i + 1] != keys[i]);",
-            "distinct",
-        ),
-        # Degrees of the distinct pairs of sorted keys (position: inclusive prefix
-        # sums of last). The low ends come in runs: a run adds the distinct pairs
-        # up to its end and subtracts those before its start (one atomic at each
-        # end instead of one per row on the same counter); high ends one atomic
-        # per distinct pair.
-        "distinct_degrees": kernel(
-            "raw int64 keys, raw bool last, raw int64 position, int64 n, int64 m",
-            "raw uint64 counts",
+        # The same from the edges' sorted keys, of which only the kept are edges
+        # (the others become SENTINEL and sort last).
+        "oriented_kept_keys": kernel(
+            "int64 edge, bool kept, raw R rank, raw D degree, int32 relabel, int32 by_degree, int64 n",
+            "int64 key",
             f"""
-            long long key = keys[i];
-            if (key != {SENTINEL}LL) {{
-                long long a, b, x, y;
-                nx_tricount_unpack(key, n, a, b);
-                long long next = i + 1 < m ? keys[i + 1] : {SENTINEL}LL;
-                if (next == {SENTINEL}LL) {{ x = -1; }} else {{ nx_tricount_unpack(next, n, x, y); }}
-                if (x != a) atomicAdd(&counts[a], (unsigned long long)position[i]);
-                if (i == 0) {{ x = -1; }} else {{ nx_tricount_unpack(keys[i - 1], n, x, y); }}
-                if (x != a) atomicAdd(&counts[a], 0ull - (unsigned long long)(i ? position[i - 1] : 0));
-                if (last[i]) atomicAdd(&counts[b], 1ull);
+            long long u, v;
+            nx_tricount_unpack(edge, n, u, v);
+            key = kept ? nx_tricount_arc_key(u, v, rank, degree, relabel, by_degree, n) : {SENTINEL}LL;
+            """,
+            "oriented_kept_keys",
+        ),
+        # CSR of sorted arc keys (SENTINELs last): each key's two ids, and row v's
+        # start as the first key of a row >= v (binary search; the gaps of empty
+        # rows would serialise a thread that filled them).
+        "csr": kernel(
+            "raw int64 keys, int64 m, int64 n",
+            "raw T rows, raw T indices, raw int64 indptr",
+            f"""
+            if (i < m && keys[i] != {SENTINEL}LL) {{
+                long long a, b;
+                nx_tricount_unpack(keys[i], n, a, b);
+                rows[i] = a;
+                indices[i] = b;
+            }}
+            if (i <= n) {{
+                long long first = i == n ? {SENTINEL}LL : nx_tricount_pack(i, 0, n);
+                long long low = 0, high = m;
+                while (low < high) {{
+                    long long mid = (low + high) / 2;
+                    if (keys[mid] < first) low = mid + 1; else high = mid;
+                }}
+                indptr[i] = low;
             }}
             """,
-            "distinct_degrees",
+            "csr",
         ),
         "scatter_distinct": kernel(
             "raw int64 keys, raw bool last, raw int64 position",
@@ -155,40 +170,47 @@ def packed_keys(a, b, n):
     return _kernels()["pack"](a, b, n)
 
 
-def distinct_keys_and_degrees(keys, n, *, square_sum=False):
-    """The distinct keys of sorted ``keys`` without :data:`SENTINEL`, the degrees
-    of the pairs they pack, and (``square_sum``) ``sum(degree**2)``.
-
-    Like ``keys[last]`` this synchronises once, to learn how many keys are
-    distinct; the degrees and their squares are computed before it, so that
-    reading the sum costs no synchronisation of its own.
+def distinct_and_degrees(keys, n, *, square_sum=False):
+    """Mark the distinct keys of sorted ``keys`` (without :data:`SENTINEL`), count
+    the degrees of the pairs they pack and how many there are: one launch of
+    ``kernels/distinct.cu`` and no synchronisation, unless ``square_sum`` asks for
+    ``sum(degree**2)`` (read with the number of distinct keys in one transfer).
 
     Returns
     -------
-    keys : int64 array
+    kept : bool array
+        True at the last key of each run of equal keys, unless :data:`SENTINEL`.
     degree : int64 array
+    count : int or :class:`~nx_tricount.algorithms.gpu.PendingCount`
+        The number of distinct keys (an int when ``square_sum``).
     squares : float or None
     """
     import cupy
 
+    from ..algorithms import gpu
+
     m = keys.size
     degree = cupy.zeros(n, dtype=np.uint64)
-    if m == 0:
-        return keys, degree.view(np.int64), 0.0 if square_sum else None
-    kernels = _kernels()
-    last = cupy.empty(m, dtype=bool)
-    kernels["distinct"](keys, np.int64(m), last)
-    position = cupy.cumsum(last, dtype=np.int64)
-    kernels["distinct_degrees"](keys, last, position, np.int64(n), np.int64(m), degree, size=m)
-    if square_sum:
-        total = cupy.stack([position[-1].astype(np.float64), _square_sum()(degree)])
-        count, squares = total.get()
-        count = int(count)
-    else:
-        count, squares = int(position[-1]), None
+    kept = cupy.empty(m, dtype=bool)
+    counter = cupy.zeros(1, dtype=np.uint64)
+    if m:
+        distinct = gpu.function("distinct.cu", "distinct_edges")
+        gpu.launch(distinct, m, (keys, np.int64(m), np.int64(n), kept, degree, counter))
+    if not square_sum:
+        return kept, degree.view(np.int64), gpu.PendingCount(counter), None
+    count, squares = cupy.concatenate([counter.astype(np.float64), _square_sum()(degree)[None]]).get()
+    return kept, degree.view(np.int64), int(count), float(squares)
+
+
+def compact_keys(keys, kept, count):
+    """``keys[kept]``, of which there are ``count``."""
+    import cupy
+
     out = cupy.empty(count, dtype=np.int64)
-    kernels["scatter_distinct"](keys, last, position, out, size=m)
-    return out, degree.view(np.int64), squares
+    if count:
+        position = cupy.cumsum(kept, dtype=np.int64)
+        _kernels()["scatter_distinct"](keys, kept, position, out, size=keys.size)
+    return out
 
 
 def unpack_keys(keys, n, dtype):
@@ -204,18 +226,48 @@ def unpack_keys(keys, n, dtype):
 def oriented_keys(orientation, lo, hi, degree, n, rank=None):
     """Keys of the arcs of the edges ``lo < hi`` relabelled by ``rank`` (old id ->
     new id) and directed by ``orientation`` ("id" or "degree"; ``degree`` in old ids)."""
+    return _arc_keys("oriented_keys", (lo, hi), orientation, degree, n, rank)
+
+
+def oriented_kept_keys(orientation, keys, kept, degree, n, rank=None):
+    """:func:`oriented_keys` of the edges packed in ``keys[kept]``, aligned with
+    ``keys``: the keys not kept become :data:`SENTINEL`."""
+    return _arc_keys("oriented_kept_keys", (keys, kept), orientation, degree, n, rank)
+
+
+def _arc_keys(name, edges, orientation, degree, n, rank):
     import cupy
 
-    placeholder = cupy.zeros(1, dtype=lo.dtype)
-    return _kernels()["oriented_keys"](
-        lo,
-        hi,
+    placeholder = cupy.zeros(1, dtype=np.int32)
+    return _kernels()[name](
+        *edges,
         placeholder if rank is None else rank,
         degree if orientation == "degree" else placeholder,
         np.int32(rank is not None),
         np.int32(orientation == "degree"),
         n,
     )
+
+
+def csr_of_sorted_keys(keys, n, dtype, arcs):
+    """The CSR ``(indptr, indices, rows)`` of sorted arc keys, of which the first
+    ``arcs`` are arcs and the rest :data:`SENTINEL`. ``arcs`` may be a
+    :class:`~nx_tricount.algorithms.gpu.PendingCount`, read after the launch.
+
+    Returns
+    -------
+    indptr : int64 array, length n + 1
+    indices, rows : arrays of ``dtype``
+    """
+    import cupy
+
+    m = keys.size
+    rows = cupy.empty(m, dtype=dtype)
+    indices = cupy.empty(m, dtype=dtype)
+    indptr = cupy.empty(n + 1, dtype=np.int64)
+    _kernels()["csr"](keys, np.int64(m), np.int64(n), rows, indices, indptr, size=max(m, n + 1))
+    arcs = int(arcs)
+    return indptr, indices[:arcs], rows[:arcs]
 
 
 def square_sum(x):

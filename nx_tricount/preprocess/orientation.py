@@ -50,35 +50,40 @@ def orient(how, lo, hi, degree):
     raise ValueError(f"unknown orientation {how!r}; accepted: {', '.join(ORIENTATIONS)}")
 
 
-def oriented_keys(how, lo, hi, degree, n, perm=None):
-    """Relabel the edges ``lo < hi`` by ``perm`` and orient them by ``how``, as
-    :func:`~.simplify.packed_keys` of the arcs.
+def oriented_keys(how, simple, perm=None):
+    """Relabel the edges of a simple graph by ``perm`` and orient them by
+    ``how``, as :func:`~.simplify.packed_keys` of the arcs.
 
     On the GPU, for ``id`` and ``degree``, the relabelling, the orientation and
-    the packing are one launch.
+    the packing are one launch, which reads the deduplication's sorted keys
+    where the graph still has them (:attr:`~.SimpleGraph.kept_keys`): the keys
+    of the rows that are not edges are then :data:`~.elementwise.SENTINEL`,
+    which sort last.
 
     Parameters
     ----------
     how : {"id", "degree", "a-direction"}
-    lo, hi : integer arrays
-        Undirected simple edges with ``lo < hi`` (old ids).
-    degree : integer array
-        Undirected degree of every vertex (old ids).
-    n : int
+    simple : SimpleGraph
+        Its edges ``lo < hi`` and ``degree`` are in old ids.
     perm : integer array, optional
         ``perm[new_id] = old_id``; None keeps the ids.
 
     Returns
     -------
     int64 array
-        One key per edge, aligned with ``lo, hi``.
+        One key per edge (aligned with ``lo, hi``), or per sorted key.
     """
     if how not in ORIENTATIONS:
         raise ValueError(f"unknown orientation {how!r}; accepted: {', '.join(ORIENTATIONS)}")
-    xp = module_of(lo)
+    n, degree = simple.n, simple.degree
+    xp = module_of(degree)
     rank = None if perm is None else relabel(perm, n)
     if xp is not np and how in ("id", "degree"):
-        return elementwise.oriented_keys(how, lo, hi, degree, n, rank)
+        if simple.kept_keys is not None:
+            keys, kept = simple.kept_keys
+            return elementwise.oriented_kept_keys(how, keys, kept, degree, n, rank)
+        return elementwise.oriented_keys(how, simple.lo, simple.hi, degree, n, rank)
+    lo, hi = simple.lo, simple.hi
     if perm is not None:
         a, b = rank[lo], rank[hi]
         lo, hi = xp.minimum(a, b), xp.maximum(a, b)

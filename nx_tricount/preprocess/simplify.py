@@ -16,7 +16,7 @@ from .elementwise import SENTINEL
 
 __all__ = [
     "simplify_undirected",
-    "simplify_undirected_with_degrees",
+    "distinct_edge_keys",
     "simplify_directed",
     "packed_keys",
     "unpack_keys",
@@ -119,23 +119,22 @@ def simplify_undirected(src, dst, n, values=None, index_dtype=None, unique=False
     return lo, hi, values
 
 
-def simplify_undirected_with_degrees(src, dst, n, index_dtype, *, square_sum=False):
-    """:func:`simplify_undirected` of an unweighted edge list on the GPU, with the
-    degrees of the simple graph and (``square_sum``) ``sum(degree**2)``, all
-    before the deduplication's one synchronisation.
+def distinct_edge_keys(src, dst, n, *, square_sum=False):
+    """The deduplication of an unweighted edge list on the GPU, before its
+    compaction: sorted edge keys with the distinct ones marked, and the degrees
+    of the simple graph, with no synchronisation (unless ``square_sum``).
 
     Returns
     -------
-    lo, hi : arrays
-    degree : int64 array
-    squares : float or None
+    keys : int64 array
+        :func:`packed_keys` of ``(min, max)`` of every row, sorted.
+    kept, degree, count, squares
+        As :func:`~.elementwise.distinct_and_degrees` returns them.
     """
     import cupy
 
     keys = cupy.sort(elementwise.edge_keys(src, dst, n))
-    keys, degree, squares = elementwise.distinct_keys_and_degrees(keys, n, square_sum=square_sum)
-    lo, hi = unpack_keys(keys, n, index_dtype)
-    return lo, hi, degree, squares
+    return (keys, *elementwise.distinct_and_degrees(keys, n, square_sum=square_sum))
 
 
 def simplify_directed(src, dst, n, values=None, index_dtype=None):

@@ -325,10 +325,9 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     arc_credit = mode == "per_node" and p.values is None
     arc_bytes = 4 * p.m if arc_credit else 0
     prefix_bytes = 0 if "wedge_prefix" in p.derived else 32 * (p.n + 1)
-    degree_bytes = 0 if ("wedge_bitmap", largest_bitmap) in p.derived else 16 * p.n
     largest_bytes = 4 * _bitmap_words(min(largest_bitmap, p.n))
     gpu.check_memory(
-        gpu.output_bytes(p, mode) + arc_bytes + prefix_bytes + max(degree_bytes, largest_bytes),
+        gpu.output_bytes(p, mode) + arc_bytes + prefix_bytes + largest_bytes,
         f"the {mode} output, per-arc counts, wedge prefix sums and the bitmap",
     )
     out, weighted = gpu.output(p, mode)

@@ -197,8 +197,6 @@ class PendingCount:
             self._host = self._counter = None
         return self._value
 
-    __index__ = __int__
-
 
 @functools.cache
 def _properties(device_id):

@@ -1,2 +1,2 @@
 """CUDA C sources of the counting kernels, compiled at first use by
-``nx_tricount.algorithms.gpu`` (``cupy.RawModule``)."""
+``nx_tricount.runtime`` (``cupy.RawModule``)."""

@@ -285,7 +285,7 @@ def test_memory_does_not_grow_across_calls():
 
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
 def test_memory_check_fires_before_counting(algorithm, monkeypatch):
-    from nx_tricount.algorithms import gpu
+    from nx_tricount import runtime as gpu
 
     cp = _cupy()
     src, dst = rmat_edges(10, seed=3, device="gpu")
@@ -298,7 +298,7 @@ def test_memory_check_fires_before_counting(algorithm, monkeypatch):
 
 
 def test_cuda_errors_become_python_exceptions():
-    from nx_tricount.algorithms import gpu
+    from nx_tricount import runtime as gpu
 
     cp = _cupy()
     with pytest.raises(gpu.GPUKernelError, match="CUDA error while testing"):

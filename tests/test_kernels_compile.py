@@ -11,7 +11,7 @@ KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 SOURCES = sorted(KERNELS.glob("*.cu"))
 
 #: The ``-D`` sets each file is compiled with: the default types, and for some the
-#: other types the GPU engine builds (nx_tricount/algorithms/gpu.py).
+#: other types the GPU engine builds (nx_tricount/runtime.py).
 VARIANTS = {
     "wedge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long", "-DEID=unsigned int"]],
     "merge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],

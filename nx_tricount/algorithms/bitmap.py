@@ -159,8 +159,8 @@ def count_gpu(prepared, mode):
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
     """
-    from . import gpu
+    from .. import runtime
 
     p = prepared
     ascending = np.int32(p.ascending)
-    return gpu.count(p, mode, "bitmap", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), ascending))
+    return runtime.count(p, mode, "bitmap", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), ascending))

@@ -103,8 +103,8 @@ def count_gpu(prepared, mode):
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
     """
-    from . import gpu
+    from .. import runtime
 
     p = prepared
     id_oriented = np.int32(p.ascending)
-    return gpu.count(p, mode, "edge", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), id_oriented))
+    return runtime.count(p, mode, "edge", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), id_oriented))

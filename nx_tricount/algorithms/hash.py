@@ -217,7 +217,7 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     """
     import cupy
 
-    from . import gpu
+    from .. import runtime
 
     p = prepared
     block_degree = BLOCK_DEGREE if block_degree is None else int(block_degree)
@@ -227,8 +227,8 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     if warp_buckets not in [2**k for k in range(5, 11)]:
         raise ValueError(f"warp_buckets must be a power of two from 32 to 1024, got {warp_buckets}")
     vid_bytes = np.dtype(p.indices.dtype).itemsize
-    gpu.check_memory(gpu.output_bytes(p, mode) + 2 * vid_bytes * p.n, f"the {mode} output and task lists")
-    with gpu.cuda_errors("preparing the hash count"):
+    runtime.check_memory(runtime.output_bytes(p, mode) + 2 * vid_bytes * p.n, f"the {mode} output and task lists")
+    with runtime.cuda_errors("preparing the hash count"):
         large, small, largest, entries = _task_lists(p, block_degree)
     heavy = entries >= HEAVY_TASK * max(1, large.size + small.size)
     buckets, block_levels, block_cached = _block_table(max(largest, block_degree), vid_bytes)
@@ -238,13 +238,13 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     block_bytes = GPU_THREADS * (16 + vid_bytes) + buckets * (4 + block_cached * vid_bytes)
     shared = max(block_bytes, warps * _warp_shared_bytes(warp_buckets, warp_cached, vid_bytes))
 
-    out, weighted = gpu.output(p, mode)
+    out, weighted = runtime.output(p, mode)
     weight = p.values.dtype if weighted else np.float64
-    kernel = gpu.function(
-        "hash.cu", gpu.entry("hash", mode, weighted), vid=p.indices.dtype, weight=weight,
+    kernel = runtime.function(
+        "hash.cu", runtime.entry("hash", mode, weighted), vid=p.indices.dtype, weight=weight,
         defines={"HASH_MIN_BLOCKS": 8 if heavy else 4},
     )
-    grid = min(gpu.resident_blocks(kernel, shared, GPU_THREADS), max(1, large.size + -(-small.size // warps)))
+    grid = min(runtime.resident_blocks(kernel, shared, GPU_THREADS), max(1, large.size + -(-small.size // warps)))
     if chunk is None:
         chunk = 1 if heavy else min(32, max(1, small.size // (grid * warps * 16)))
     elif int(chunk) < 1:
@@ -256,16 +256,16 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     positions_stride = (
         max(buckets * block_levels, warps * warp_buckets * warp_levels) if needs_positions else 0
     )
-    gpu.check_memory(
+    runtime.check_memory(
         grid * (scratch_stride * vid_bytes + positions_stride * 4),
         "the hash tables' global levels",
     )
-    with gpu.cuda_errors("running the hash kernel"):
+    with runtime.cuda_errors("running the hash kernel"):
         scratch = cupy.empty(max(1, grid * scratch_stride), dtype=p.indices.dtype)
         positions = cupy.empty(max(1, grid * positions_stride), dtype=np.int32)
         claimed = cupy.zeros(2, dtype=np.uint64)
         if large.size or small.size:
-            gpu.launch(
+            runtime.launch(
                 kernel,
                 grid * GPU_THREADS,
                 (p.indptr, p.indices, large, np.int64(large.size), small, np.int64(small.size),
@@ -273,8 +273,8 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
                  np.int32(block_cached), np.int32(warp_buckets), np.int32(warp_levels),
                  np.int32(warp_cached), scratch,
                  np.int64(scratch_stride), positions, np.int64(positions_stride),
-                 gpu.kernel_values(p, weighted), out),
+                 runtime.kernel_values(p, weighted), out),
                 threads=GPU_THREADS,
                 shared_mem=shared,
             )
-    return gpu.finish(out, mode)
+    return runtime.finish(out, mode)

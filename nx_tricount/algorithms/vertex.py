@@ -61,8 +61,8 @@ def count_gpu(prepared, mode):
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
     """
-    from . import gpu
+    from .. import runtime
 
     p = prepared
     id_oriented = np.int32(p.ascending)
-    return gpu.count(p, mode, "vertex", p.n, (p.indptr, p.indices, np.int64(p.n), id_oriented))
+    return runtime.count(p, mode, "vertex", p.n, (p.indptr, p.indices, np.int64(p.n), id_oriented))

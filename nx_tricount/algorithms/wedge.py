@@ -241,7 +241,7 @@ def _gpu_layout(prepared, largest, kernel_types):
     drains the queue the host ran ahead of."""
     import cupy
 
-    from . import gpu
+    from .. import runtime
 
     p, derived = prepared, prepared.derived
     use_bitmap = p.ascending and p.ordering == "degree" and largest > 0
@@ -250,13 +250,13 @@ def _gpu_layout(prepared, largest, kernel_types):
         prefix = derived.get("wedge_prefix")
         if prefix is None:
             pairs = cupy.empty(p.n + 1, dtype=np.int64)
-            pair_kernel = gpu.function("wedge.cu", "wedge_pairs", **kernel_types)
-            gpu.launch(pair_kernel, max(p.n, 1), (p.indptr, np.int64(p.n), pairs))
+            pair_kernel = runtime.function("wedge.cu", "wedge_pairs", **kernel_types)
+            runtime.launch(pair_kernel, max(p.n, 1), (p.indptr, np.int64(p.n), pairs))
             prefix = cupy.cumsum(pairs)
         layout = cupy.empty(3, dtype=np.int64)
         degree = p.degree if use_bitmap else prefix  # a placeholder, unread for largest 0
-        layout_kernel = gpu.function("wedge.cu", "wedge_layout", **kernel_types)
-        gpu.launch(
+        layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
+        runtime.launch(
             layout_kernel,
             1,
             (prefix, p.indptr, degree, np.int64(p.n), np.int64(largest if use_bitmap else 0),
@@ -301,7 +301,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     """
     import cupy
 
-    from . import gpu
+    from .. import runtime
 
     p = prepared
     chosen_spread = spread
@@ -326,51 +326,51 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     arc_bytes = 4 * p.m if arc_credit else 0
     prefix_bytes = 0 if "wedge_prefix" in p.derived else 32 * (p.n + 1)
     largest_bytes = 4 * _bitmap_words(min(largest_bitmap, p.n))
-    gpu.check_memory(
-        gpu.output_bytes(p, mode) + arc_bytes + prefix_bytes + largest_bytes,
+    runtime.check_memory(
+        runtime.output_bytes(p, mode) + arc_bytes + prefix_bytes + largest_bytes,
         f"the {mode} output, per-arc counts, wedge prefix sums and the bitmap",
     )
-    out, weighted = gpu.output(p, mode)
+    out, weighted = runtime.output(p, mode)
     weight = p.values.dtype if weighted else np.float64
     vid = p.indices.dtype
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
-    with gpu.cuda_errors("preparing the wedge count"):
+    with runtime.cuda_errors("preparing the wedge count"):
         prefix, wedges, rows, first_arc = _gpu_layout(p, largest_bitmap, kernel_types)
     words = (rows + 31) // 32
     first_row = p.n - rows
-    count = gpu.function("wedge.cu", gpu.entry("wedge", mode, weighted), **kernel_types)
+    count = runtime.function("wedge.cu", runtime.entry("wedge", mode, weighted), **kernel_types)
     if chosen_spread is None:
         # Fewer wedges per thread where SPREAD would not give every thread the GPU
         # holds at once (its multiprocessors x resident blocks) FILL rounds of work.
-        resident = gpu.resident_blocks(count, SPREAD * slot_bytes, threads) * threads
+        resident = runtime.resident_blocks(count, SPREAD * slot_bytes, threads) * threads
         spread = int(min(SPREAD, max(1, -(-wedges // (FILL * resident)))))
     shared = spread * slot_bytes
-    with gpu.cuda_errors("running the wedge kernel"):
+    with runtime.cuda_errors("running the wedge kernel"):
         bitmap = cupy.zeros(max(_bitmap_words(rows), 1), dtype=np.uint32)
         # Unread but per node: the bitmap stands in (one allocation and memset fewer).
         arc_hits = cupy.zeros(p.m, dtype=np.uint32) if arc_credit else bitmap
         if rows:
-            build = gpu.function("wedge.cu", "wedge_bitmap", **kernel_types)
-            gpu.launch(
+            build = runtime.function("wedge.cu", "wedge_bitmap", **kernel_types)
+            runtime.launch(
                 build,
                 p.m - first_arc,
                 (p.indices, p.rows, np.int64(first_arc), np.int64(p.m), np.int64(first_row),
                  np.int64(words), bitmap),
             )
         if wedges:
-            gpu.launch(
+            runtime.launch(
                 count,
                 -(-wedges // spread),
                 (p.indptr, p.indices, p.rows, prefix, vid.type(p.n), np.int64(wedges),
                  np.int32(spread), np.int32(not p.ascending), bitmap,
-                 vid.type(first_row), np.uint32(words), gpu.kernel_values(p, weighted),
+                 vid.type(first_row), np.uint32(words), runtime.kernel_values(p, weighted),
                  arc_hits, out),
                 threads=threads,
                 shared_mem=shared,
             )
         if arc_credit:
-            credit = gpu.function("wedge.cu", "wedge_arc_credit", **kernel_types)
+            credit = runtime.function("wedge.cu", "wedge_arc_credit", **kernel_types)
             args = (p.indices, p.rows, arc_hits, np.int64(p.m), vid.type(p.n), out)
-            gpu.launch(credit, p.m, args, grid=gpu.resident_blocks(credit, 0))
+            runtime.launch(credit, p.m, args, grid=runtime.resident_blocks(credit, 0))
             out >>= 1
-    return gpu.finish(out, mode)
+    return runtime.finish(out, mode)

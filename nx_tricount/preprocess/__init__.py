@@ -75,7 +75,7 @@ class SimpleGraph:
         compaction; ``lo`` and ``hi`` are compacted from it when first read.
     edge_count : int or PendingCount
         The number of edges; on the GPU, while the deduplication may still be
-        running, a :class:`~nx_tricount.algorithms.gpu.PendingCount` that
+        running, a :class:`~nx_tricount.runtime.PendingCount` that
         ``int()`` (and :attr:`m`) waits for.
     """
 

@@ -40,7 +40,7 @@ def csr_from_keys(keys, n, dtype, values=None, arcs=None):
     ``arcs`` says how many keys are arcs (default all): on the GPU, without
     values, the others are :data:`~.elementwise.SENTINEL`, which
     :func:`~.orientation.oriented_keys` gives the rows of an edge list that are
-    not edges. It may be a :class:`~nx_tricount.algorithms.gpu.PendingCount`,
+    not edges. It may be a :class:`~nx_tricount.runtime.PendingCount`,
     read once the sort and the CSR kernel are queued."""
     xp = module_of(keys)
     if values is None and xp is not np:

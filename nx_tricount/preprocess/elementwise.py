@@ -181,23 +181,23 @@ def distinct_and_degrees(keys, n, *, square_sum=False):
     kept : bool array
         True at the last key of each run of equal keys, unless :data:`SENTINEL`.
     degree : int64 array
-    count : int or :class:`~nx_tricount.algorithms.gpu.PendingCount`
+    count : int or :class:`~nx_tricount.algorithms.runtime.PendingCount`
         The number of distinct keys (an int when ``square_sum``).
     squares : float or None
     """
     import cupy
 
-    from ..algorithms import gpu
+    from .. import runtime
 
     m = keys.size
     degree = cupy.zeros(n, dtype=np.uint64)
     kept = cupy.empty(m, dtype=bool)
     counter = cupy.zeros(1, dtype=np.uint64)
     if m:
-        distinct = gpu.function("distinct.cu", "distinct_edges")
-        gpu.launch(distinct, m, (keys, np.int64(m), np.int64(n), kept, degree, counter))
+        distinct = runtime.function("distinct.cu", "distinct_edges")
+        runtime.launch(distinct, m, (keys, np.int64(m), np.int64(n), kept, degree, counter))
     if not square_sum:
-        return kept, degree.view(np.int64), gpu.PendingCount(counter), None
+        return kept, degree.view(np.int64), runtime.PendingCount(counter), None
     count, squares = cupy.concatenate([counter.astype(np.float64), _square_sum()(degree)[None]]).get()
     return kept, degree.view(np.int64), int(count), float(squares)
 
@@ -252,7 +252,7 @@ def _arc_keys(name, edges, orientation, degree, n, rank):
 def csr_of_sorted_keys(keys, n, dtype, arcs):
     """The CSR ``(indptr, indices, rows)`` of sorted arc keys, of which the first
     ``arcs`` are arcs and the rest :data:`SENTINEL`. ``arcs`` may be a
-    :class:`~nx_tricount.algorithms.gpu.PendingCount`, read after the launch.
+    :class:`~nx_tricount.algorithms.runtime.PendingCount`, read after the launch.
 
     Returns
     -------

@@ -1,22 +1,9 @@
 // The deduplication's pass over the sorted edge keys of an edge list
-// (nx_tricount/preprocess/elementwise.py packs them): which keys are the
+// (packed by kernels/keys.cu's pack_key): which keys are the
 // distinct edges, the degrees of the simple graph, and how many edges it has,
 // in one launch and without a scan, so that nothing waits for the host.
 #include "common.cu"
-
-// A self-loop's key: sorts after every edge and is never kept.
-#define SENTINEL 0x7fffffffffffffffLL
-
-// Inverse of the packing: a << 32 | b while ids fit in 31 bits, else a * n + b.
-__device__ __forceinline__ void unpack_key(long long key, long long n, long long& a, long long& b) {
-    if (n <= 2147483648LL) {
-        a = key >> 32;
-        b = key & 0xFFFFFFFFLL;
-    } else {
-        a = key / n;
-        b = key % n;
-    }
-}
+#include "keys.cu"
 
 // kept[i]: keys[i] is the last of its run of equal keys and not a self-loop.
 // Each kept edge a - b adds 1 to degree[a] and degree[b]; the low ends a come
@@ -31,7 +18,7 @@ distinct_edges(const long long* __restrict__ keys, long long m, long long n, boo
     long long a = n, b = 0;  // lanes with nothing to keep add nothing
     if (i < m) {
         long long key = keys[i];
-        keep = key != SENTINEL && (i + 1 == m || keys[i + 1] != key);
+        keep = key != KEY_SENTINEL && (i + 1 == m || keys[i + 1] != key);
         kept[i] = keep;
         if (keep) unpack_key(key, n, a, b);
     }

@@ -1,8 +1,9 @@
 """The CuPy preprocessing against the NumPy one (run on the device machine).
 
-For every orientation x ordering, preparing CuPy arrays must give exactly the
-CSR that preparing the same NumPy arrays gives, with every edge-sized array
-still on the GPU.
+Every primitive of ``gpu_ops`` must give what the same function of ``host_ops``
+(the reference) gives; for every orientation x ordering, preparing CuPy arrays
+must give exactly the CSR that preparing the same NumPy arrays gives, with every
+edge-sized array still on the GPU.
 """
 
 import itertools
@@ -13,12 +14,14 @@ import pytest
 from nx_tricount.config import CHOICES
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import (
+    SimpleGraph,
+    directed_pairs,
+    max_edge_value,
     orientation_cost,
     prepare_undirected,
     simple_graph,
-    simplify_undirected,
-    undirected_degree,
 )
+from nx_tricount.preprocess import gpu_ops, host_ops
 from nx_tricount.preprocess.a_direction import peel
 
 pytestmark = pytest.mark.gpu
@@ -57,6 +60,83 @@ def _assert_same(gpu_array, cpu_array):
     assert type(gpu_array).__module__.startswith("cupy")
     assert gpu_array.dtype == cpu_array.dtype
     np.testing.assert_array_equal(_cupy().asnumpy(gpu_array), cpu_array)
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_gpu_ops_equal_host_ops(name):
+    cp = _cupy()
+    src, dst, n = GRAPHS[name]
+    src = src.astype(np.int64)
+    dst = dst.astype(np.int32)  # mixed id dtypes, as the ElementwiseKernels allow
+    g_src, g_dst = cp.asarray(src), cp.asarray(dst)
+
+    def same(function, *args, **kwargs):
+        """gpu_ops.function on the args moved to the GPU equals host_ops.function."""
+        on_gpu = [cp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+        got = getattr(gpu_ops, function)(*on_gpu, **kwargs)
+        expected = getattr(host_ops, function)(*args, **kwargs)
+        for g, c in zip(got, expected) if isinstance(expected, tuple) else [(got, expected)]:
+            _assert_same(g, c)
+        return expected
+
+    keys = same("edge_keys", src, dst, n)
+    same("packed_keys", src, dst, n)
+    lo, hi = same("unpack_keys", np.unique(keys[keys != host_ops.SENTINEL]), n, np.int32)
+    same("endpoint_counts", lo, hi, n)
+    same("endpoint_counts", lo, hi, n, a_sorted=True)
+    same("vertex_counts", hi, n)
+    # Float sums by atomics: equal to rounding.
+    weights = np.random.default_rng(7).random(hi.size)
+    np.testing.assert_allclose(
+        cp.asnumpy(gpu_ops.vertex_counts(cp.asarray(hi), n, cp.asarray(weights))),
+        host_ops.vertex_counts(hi, n, weights), rtol=1e-12,
+    )
+    degree = host_ops.endpoint_counts(lo, hi, n)
+    assert gpu_ops.square_sum(cp.asarray(degree)) == host_ops.square_sum(degree)
+    arc_keys = np.sort(host_ops.packed_keys(lo, hi, n))
+    padded = np.concatenate([arc_keys, np.full(3, host_ops.SENTINEL)])
+    for dtype in (np.int32, np.int64):
+        same("csr_of_sorted_keys", padded, n, dtype, arc_keys.size)
+
+    # The deduplication: the GPU's keeps its sorted keys, compacted when read.
+    simple = host_ops.deduplicate(src, dst, n, square_sum=True)
+    kept = gpu_ops.deduplicate(g_src, g_dst, n)
+    assert isinstance(kept, gpu_ops.KeptKeysGraph)
+    _assert_same(kept.degree, simple.degree)
+    assert kept.m == simple.m and kept.square_sum() == simple.squares
+    rng = np.random.default_rng(8)
+    for how, relabelled in itertools.product(["id", "degree"], [False, True]):
+        rank = rng.permutation(n).astype(np.int32) if relabelled else None
+        expected, arcs = host_ops.oriented_keys(how, simple, rank)
+        g_rank = None if rank is None else cp.asarray(rank)
+        # From the sorted keys (rows that are not edges: SENTINEL, sorting last) ...
+        got, pending = gpu_ops.oriented_keys(how, kept, g_rank)
+        assert int(pending) == arcs
+        _assert_same(cp.sort(got)[:arcs], np.sort(expected))
+        assert bool((cp.sort(got)[arcs:] == host_ops.SENTINEL).all())
+        # ... and from lo, hi (compacted now), aligned with them.
+        _assert_same(kept.lo, simple.lo)
+        _assert_same(kept.hi, simple.hi)
+        plain = SimpleGraph(n, kept.lo, kept.hi, kept.degree)
+        got, plain_arcs = gpu_ops.oriented_keys(how, plain, g_rank)
+        assert plain_arcs == arcs
+        _assert_same(got, expected)
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_cupy_edge_values_equal_numpy(name):
+    cp = _cupy()
+    src, dst, n = GRAPHS[name]
+    values = np.random.default_rng(9).random(src.size)
+    g_src, g_dst, g_values = cp.asarray(src), cp.asarray(dst), cp.asarray(values)
+    for directed, unique in itertools.product([False, True], [False, True]):
+        expected = max_edge_value(src, dst, n, values, directed=directed, unique=unique)
+        assert max_edge_value(g_src, g_dst, n, g_values, directed=directed, unique=unique) == expected
+    for weights in (None, values):
+        cpu = directed_pairs(src, dst, n, weights)
+        gpu = directed_pairs(g_src, g_dst, n, None if weights is None else g_values)
+        for g, c in zip(gpu, cpu):
+            _assert_same(g, c)
 
 
 @pytest.mark.parametrize("weighted", [True, False])
@@ -111,8 +191,8 @@ def test_cupy_simple_graph_equals_numpy(name, unique):
 def test_cupy_peeling_equals_numpy(name):
     cp = _cupy()
     src, dst, n = GRAPHS[name]
-    lo, hi, _ = simplify_undirected(src, dst, n, index_dtype=np.int32)
-    degree = undirected_degree(lo, hi, n)
+    simple = simple_graph(src, dst, n)
+    lo, hi, degree = simple.lo, simple.hi, simple.degree
     cpu = peel(lo, hi, degree)
     gpu = peel(cp.asarray(lo), cp.asarray(hi), cp.asarray(degree))
     _assert_same(gpu.wave, cpu.wave)

@@ -4,6 +4,7 @@ The counts under every orientation x ordering are checked against NetworkX in
 test_algorithms.py; here, the rules themselves.
 """
 
+import inspect
 import itertools
 
 import networkx as nx
@@ -13,11 +14,13 @@ import pytest
 from nx_tricount.config import CHOICES
 from nx_tricount.generators import grid_edges, rmat_edges
 from nx_tricount.preprocess import (
+    directed_pairs,
+    max_edge_value,
     orientation_cost,
     prepare_undirected,
-    simplify_undirected,
-    undirected_degree,
+    simple_graph,
 )
+from nx_tricount.preprocess import gpu_ops, host_ops
 from nx_tricount.preprocess.a_direction import a_direction, peel
 from nx_tricount.preprocess.a_order import LAMBDA, a_order, memory_sectors, memory_superiority
 from nx_tricount.preprocess.ordering import arc_order
@@ -55,13 +58,157 @@ SMALL_ARCS = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3), (4, 5), (5, 0), (5
 
 
 def _simple(src, dst, n):
-    lo, hi, _ = simplify_undirected(np.asarray(src), np.asarray(dst), n, index_dtype=np.int32)
-    return lo, hi, undirected_degree(lo, hi, n)
+    simple = simple_graph(np.asarray(src), np.asarray(dst), n)
+    return simple.lo, simple.hi, simple.degree
 
 
 def _arcs(pairs):
     src, dst = zip(*pairs)
     return np.array(src, dtype=np.int32), np.array(dst, dtype=np.int32)
+
+
+# --- The seam: host_ops and gpu_ops ------------------------------------------------
+
+
+def test_gpu_ops_has_the_functions_and_signatures_of_host_ops():
+    # gpu_ops imports CuPy only when called, so its signatures can be read here.
+    for name in host_ops.__all__:
+        reference = getattr(host_ops, name)
+        assert hasattr(gpu_ops, name), name
+        if callable(reference):
+            assert inspect.signature(getattr(gpu_ops, name)) == inspect.signature(reference), name
+    assert gpu_ops.SENTINEL == host_ops.SENTINEL
+
+
+@pytest.mark.parametrize("n", [10, 2**31 + 5])
+def test_keys_pack_sort_and_unpack(n):
+    a = np.array([3, 0, 9, 3, 7], dtype=np.int64)
+    b = np.array([1, 9, 0, 3, 7], dtype=np.int64)
+    keys = host_ops.packed_keys(a, b, n)
+    assert np.argsort(keys, kind="stable").tolist() == sorted(range(5), key=lambda i: (a[i], b[i]))
+    x, y = host_ops.unpack_keys(keys, n, np.int64)
+    assert x.tolist() == a.tolist() and y.tolist() == b.tolist()
+    edges = host_ops.edge_keys(a, b, n)
+    assert edges[3] == edges[4] == host_ops.SENTINEL  # self-loops
+    assert edges[0] == host_ops.packed_keys(np.array([1]), np.array([3]), n)[0]
+
+
+def test_csr_of_sorted_keys_stops_at_the_arcs():
+    keys = np.sort(host_ops.packed_keys(np.array([0, 0, 2]), np.array([1, 2, 3]), 4))
+    keys = np.concatenate([keys, [host_ops.SENTINEL] * 2])
+    indptr, indices, rows = host_ops.csr_of_sorted_keys(keys, 4, np.int32, 3)
+    assert indptr.tolist() == [0, 2, 2, 3, 3]
+    assert indices.tolist() == [1, 2, 3] and rows.tolist() == [0, 0, 2]
+    assert indices.dtype == rows.dtype == np.int32
+
+
+def test_counts_and_square_sum():
+    a, b = np.array([0, 0, 1, 3]), np.array([1, 2, 2, 0])
+    assert host_ops.endpoint_counts(a, b, 5).tolist() == [3, 2, 2, 1, 0]
+    assert host_ops.endpoint_counts(np.sort(a), b, 5, a_sorted=True).tolist() == [3, 2, 2, 1, 0]
+    assert host_ops.vertex_counts(a, 5).tolist() == [2, 1, 0, 1, 0]
+    assert host_ops.vertex_counts(a, 5, np.array([0.5, 1, 2, 4])).tolist() == [1.5, 2, 0, 4, 0]
+    square_sum = host_ops.square_sum(np.array([3, 2, 2, 1, 0]))
+    assert type(square_sum) is float and square_sum == 18.0
+
+
+@pytest.mark.parametrize("how", ["id", "degree"])
+@pytest.mark.parametrize("relabelled", [False, True])
+def test_oriented_keys_relabel_then_orient(how, relabelled):
+    simple = simple_graph(*GRAPHS["star_plus_chords"])
+    perm = np.random.default_rng(6).permutation(simple.n) if relabelled else np.arange(simple.n)
+    rank = np.empty_like(perm)
+    rank[perm] = np.arange(simple.n)
+    keys, arcs = host_ops.oriented_keys(how, simple, rank if relabelled else None)
+    assert arcs == simple.m == keys.size
+    degree = simple.degree[perm]  # new ids
+    expected = set()
+    for u, v in zip(rank[simple.lo].tolist(), rank[simple.hi].tolist()):
+        u, v = min(u, v), max(u, v)
+        if how == "degree" and degree[u] > degree[v]:
+            u, v = v, u
+        expected.add((u, v))
+    a, b = host_ops.unpack_keys(keys, simple.n, np.int64)
+    assert set(zip(a.tolist(), b.tolist())) == expected
+
+
+def test_simple_graph():
+    # 0 - 1 twice (once reversed), a self-loop at 2, 1 - 3.
+    simple = simple_graph(np.array([0, 1, 2, 1]), np.array([1, 0, 2, 3]), 4, square_sum=True)
+    assert (simple.lo.tolist(), simple.hi.tolist()) == ([0, 1], [1, 3])
+    assert simple.degree.tolist() == [1, 2, 0, 1]
+    assert simple.m == 2 and simple.squares == 6.0 == simple.square_sum()
+
+
+# --- Edge values for NetworkX's clustering -----------------------------------------
+
+
+def _rows(seed, n=12, rows=80, loops=True):
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, n, rows), rng.integers(0, n, rows)
+    if not loops:
+        keep = src != dst
+        src, dst = src[keep], dst[keep]
+    return src, dst, n, rng.normal(size=src.size)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_max_edge_value_keeps_the_last_row_of_an_edge(seed, directed):
+    src, dst, n, values = _rows(seed)
+    last = {}
+    for u, v, w in zip(src.tolist(), dst.tolist(), values.tolist()):
+        last[(u, v) if directed else (min(u, v), max(u, v))] = w  # self-loops included
+    got = max_edge_value(src, dst, n, values, directed=directed, unique=False)
+    assert type(got) is float and got == max(last.values())
+
+
+def test_max_edge_value_of_unique_rows_and_of_no_rows():
+    values = np.array([0.5, -1.0, 2.0])
+    assert max_edge_value(np.arange(3), np.arange(1, 4), 4, values, directed=False, unique=True) == 2.0
+    empty = np.zeros(0, dtype=np.int64)
+    assert max_edge_value(empty, empty, 3, np.zeros(0), directed=True, unique=False) == 1.0
+
+
+def _pairs_reference(src, dst, n, values):
+    arcs = {}
+    for u, v, w in zip(src.tolist(), dst.tolist(), values.tolist()):
+        if u != v:
+            arcs[(u, v)] = w
+    pairs = {}
+    for (u, v), w in arcs.items():
+        pairs.setdefault((min(u, v), max(u, v)), []).append(w)
+    total, both = [0] * n, [0] * n
+    for u, v in arcs:
+        total[u] += 1
+        total[v] += 1
+    for (u, v), ws in pairs.items():
+        if len(ws) == 2:
+            both[u] += 1
+            both[v] += 1
+    return sorted(pairs), {p: sum(ws) for p, ws in pairs.items()}, total, both
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_directed_pairs_merge_the_arcs(seed, weighted):
+    src, dst, n, values = _rows(seed)
+    pairs = directed_pairs(src, dst, n, values if weighted else None)
+    order, b, total, both = _pairs_reference(src, dst, n, values if weighted else np.ones(src.size))
+    assert list(zip(pairs.lo.tolist(), pairs.hi.tolist())) == order
+    assert pairs.lo.dtype == src.dtype
+    if weighted:
+        np.testing.assert_allclose(pairs.b, [b[p] for p in order], rtol=1e-15)
+    else:
+        assert pairs.b.dtype == np.int64 and pairs.b.tolist() == [b[p] for p in order]
+    assert pairs.total_degree.tolist() == total
+    assert pairs.reciprocal_degree.tolist() == both
+
+
+def test_directed_pairs_of_no_arcs():
+    pairs = directed_pairs(np.array([1]), np.array([1]), 3)
+    assert pairs.lo.size == pairs.hi.size == pairs.b.size == 0
+    assert pairs.total_degree.tolist() == pairs.reciprocal_degree.tolist() == [0, 0, 0]
 
 
 # --- A-direction -------------------------------------------------------------------

@@ -1,35 +1,13 @@
-"""A-direction (a-direction-a-order-preprocessing.md §4.2, Algorithm 1): orient
-the edges so that out-degrees stay close to the average, by peeling.
+"""A-direction (a-direction-a-order-preprocessing.md §4.2, Algorithm 1;
+bitwise-2d-partition.md §3.1): orient the edges so that out-degrees stay close
+to the average, by peeling.
 
-The paper measures the imbalance of an orientation by its Equation 1,
-``sum over v of |out_degree(v) - |E|/|V||`` (:func:`orientation_cost`), and
-peels the graph in waves. A threshold starts at the average degree
-``d_avg = |E| / |V|``; a vertex is peeled in the first wave in which its
-remaining degree (its edges to vertices not yet peeled) is at most the
-threshold; when a wave would peel nobody, the threshold doubles. A peeled vertex
-directs its remaining edges to the vertices peeled after it, so its out-degree
-is at most its wave's threshold: in the first waves every edge from a non-core
-vertex (degree below ``d_avg``) to a core one points to the core one, as
-Lemma 4.1 wants, and the hubs, peeled last, keep few out-arcs. Edges between two
-vertices of one wave go from the smaller remaining degree to the larger, ties
-by id (Algorithm 1, lines 9-11). bitwise-2d-partition.md §3.1 directs edges the
-same way in its first phase (non-center to center vertices).
-
-We express all of this as one vertex rank, ``(wave, remaining degree at the
-wave, id)``, and direct every edge from the lower rank to the higher. A rank is
-a total order, so the orientation is acyclic by construction and every triangle
-is counted exactly once.
-
-Deviation: Algorithm 1 moves a vertex to the next frontier while the current
-one is being processed, so its result depends on the processing order. Here a
-wave is synchronous: remaining degrees are updated after the whole wave, and
-the next wave is every unpeeled vertex then within the threshold. The result is
-deterministic, the same on the CPU and the GPU.
-
-The code is written once for NumPy and CuPy. Each wave touches only the arcs
-of its own vertices (linear work over all waves, plus a sort of those arcs);
-only when the threshold doubles is every vertex looked at again, and the
-threshold doubles about ``log2(max_degree / d_avg)`` times.
+Waves peel every vertex whose remaining degree is within a threshold that starts
+at ``|E| / |V|`` and doubles when a wave would peel nobody; every edge goes from
+the lower vertex rank ``(wave, remaining degree at the wave, id)`` to the higher,
+so the orientation is acyclic. Deviation: the waves are synchronous, so the
+result is deterministic, the same on the CPU and the GPU. :func:`orientation_cost`
+is the paper's Equation 1. See docs/algorithms.md, 'Preprocessing'.
 """
 
 from typing import NamedTuple

@@ -1,49 +1,14 @@
 """A-order (a-direction-a-order-preprocessing.md §3.2, §5.2 Algorithm 2, §5.3):
-renumber vertices so that each block of a vertex-parallel kernel gets a mix of
-memory-bound and compute-bound vertices.
+renumber vertices so that each block of ``k`` consecutive ids (a bucket) of a
+vertex-parallel kernel mixes memory-bound and compute-bound vertices.
 
-A block takes ``k`` consecutive vertices (a *bucket*). A binary search over a
-long out-neighbour list touches many memory sectors (memory-bound); over a short
-one it is cheap in memory but costs as many instructions per triangle found
-(compute-bound). A vertex of out-degree ``d`` has the *memory superiority*
-``F_m(d) - λ F_c(d)``; positive means memory-dominated. Algorithm 2 gives each
-memory-dominated vertex to the bucket whose superiorities sum to the least, then
-each compute-dominated one to the bucket whose sum is largest, so every bucket
-ends near balance; buckets then get consecutive ids.
-
-The model, all of it here:
-
-- ``F_c(d) = sqrt(1 / d)`` and ``F_m(d) = sqrt(BW(d))``: the paper's fitted forms
-  (Equation 22).
-- ``BW(d)``: the paper measures shared-memory bandwidth against out-degree with
-  nvprof (its Figure 8). Our model instead counts the 32-byte memory sectors a
-  binary search over a sorted list of ``d`` int32 ids touches:
-  ``ceil(log2(max(d * 4 / 32, 1))) + 1`` (one sector per halving until the range
-  fits in one sector, plus that sector).
-- ``λ`` (:data:`LAMBDA`): the paper's 9.682 for Hu's kernel on its GPU. We
-  calibrated it once on an H100 by kernel time rather than by the paper's
-  balance-point experiment (§5.3, which needs instrumented kernels): the vertex-
-  and edge-parallel binary-search kernels on R-MAT 18 and 20 with degree
-  orientation, λ in {0.5, 1, 2, 4, 9.682, 16, 32}
-  (``examples/benchmark_gpu.py --calibrate-lambda``); 32 was the fastest on three
-  of the four, and within 1% of the best on the fourth (docs/benchmarks.md).
-- ``k`` (:data:`BUCKET_SIZE`): 256, the threads per block of our vertex-parallel
-  kernel.
-
-Deviations, and choices the paper leaves open:
-
-- Vertices of out-degree 0 do no work (and ``F_c(0)`` is infinite): they are left
-  out of the balancing and numbered after all buckets, in id order.
-- There are ``ceil(n_active / k)`` buckets; each takes exactly ``k`` vertices and
-  the last the remainder, so that bucket ``b`` is exactly the block of ids
-  ``b*k .. b*k + k - 1``. A bucket that is full leaves the heap and the vertex
-  goes to the next one.
-- Within each of the two phases vertices are placed in descending order of
-  ``|superiority|`` (the paper leaves the order open; largest first is the
-  longest-processing-time greedy), ties by id; bucket ties go to the lower index.
-
-The heap loop is sequential: numba over host arrays of vertex size (the
-out-degrees in, the permutation out), ``O(n log B)``.
+A vertex of out-degree ``d`` has the memory superiority ``F_m(d) - λ F_c(d)``
+(:func:`memory_superiority`; our ``BW(d)`` counts the 32-byte sectors a binary
+search over ``d`` int32 ids touches). Memory-dominated vertices go to the bucket
+with the least summed superiority, then compute-dominated ones to the bucket
+with the most (two heaps, numba, on the host: ``O(n log B)`` over the
+out-degrees); vertices of out-degree 0 come last. The model, its constants and
+the choices the paper leaves open: docs/algorithms.md, 'Preprocessing'.
 """
 
 import numpy as np
@@ -63,8 +28,8 @@ __all__ = [
 
 #: k: vertices per bucket, the threads per block of our vertex-parallel kernel.
 BUCKET_SIZE = 256
-#: λ: weight of compute against memory intensity, calibrated on an H100 (see the
-#: module docstring; the paper's value for its kernel and GPU is 9.682).
+#: λ: weight of compute against memory intensity (docs/benchmarks.md, 'A-order's
+#: lambda'; the paper's value for its kernel and GPU is 9.682).
 LAMBDA = 32.0
 #: Bytes of one memory sector, the unit of a global-memory transaction.
 SECTOR_BYTES = 32

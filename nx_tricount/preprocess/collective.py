@@ -15,12 +15,11 @@ walk position among its in-neighbours, ties by its own id (the order within
 that in-neighbour's sorted list). That needs one sort of the arcs, so the code
 runs on NumPy and CuPy arrays alike with nothing edge-sized leaving the device;
 the cost is that of building a CSR (O(m log m) on the CPU, a radix sort on the
-GPU) rather than the walk's O(m).
+GPU) rather than the walk's O(m). See docs/algorithms.md, 'Preprocessing'.
 """
 
 from ..device import module_of
-from .csr import vertex_counts
-from .simplify import packed_keys, unpack_keys
+from .ops import ops_for
 
 __all__ = ["collective_order"]
 
@@ -40,15 +39,16 @@ def collective_order(src, dst, n):
     int64 array
     """
     xp = module_of(src)
-    out_degree = vertex_counts(src, n)
+    ops = ops_for(src)
+    out_degree = ops.vertex_counts(src, n)
     # Sums of at most m integers: exact in float64, whatever the order of the adds.
-    collective = vertex_counts(src, n, weights=out_degree[dst].astype(xp.float64))
+    collective = ops.vertex_counts(src, n, weights=out_degree[dst].astype(xp.float64))
     walk = xp.argsort(-collective, kind="stable")
     position = xp.empty(n, dtype=xp.int64)
     position[walk] = xp.arange(n, dtype=xp.int64)
     # Arcs grouped by head, each group by ascending walk position of the tail:
     # the first of a group is the head's first appearance in the walk.
-    heads, when = unpack_keys(xp.sort(packed_keys(dst, position[src], n)), n, xp.int64)
+    heads, when = ops.unpack_keys(xp.sort(ops.packed_keys(dst, position[src], n)), n, xp.int64)
     first = xp.empty(heads.size, dtype=bool)
     if heads.size:
         first[0] = True

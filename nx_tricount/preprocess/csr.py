@@ -1,20 +1,11 @@
 """Compressed sparse rows with sorted neighbour lists, from a list of arcs, and
-the two small CSR helpers the orientation and orderings share."""
-
-import numpy as np
+the two small CSR helpers the orientation and orderings share (see
+docs/algorithms.md, 'Preprocessing')."""
 
 from ..device import module_of
-from . import elementwise
-from .simplify import packed_keys, unpack_keys
+from .ops import ops_for
 
-__all__ = [
-    "build_csr",
-    "csr_from_keys",
-    "endpoint_counts",
-    "row_pointers",
-    "row_positions",
-    "vertex_counts",
-]
+__all__ = ["build_csr", "csr_from_keys", "row_pointers", "row_positions"]
 
 
 def build_csr(src, dst, n, values=None):
@@ -30,31 +21,27 @@ def build_csr(src, dst, n, values=None):
     values : array or None
         ``values`` permuted to CSR order.
     """
-    return csr_from_keys(packed_keys(src, dst, n), n, src.dtype, values)
+    return csr_from_keys(ops_for(src).packed_keys(src, dst, n), n, src.dtype, values)
 
 
 def csr_from_keys(keys, n, dtype, values=None, arcs=None):
-    """:func:`build_csr` of arcs given as :func:`~.simplify.packed_keys` (any order),
-    with ids of ``dtype``.
+    """:func:`build_csr` of arcs given as ``packed_keys`` (any order), with ids
+    of ``dtype``.
 
-    ``arcs`` says how many keys are arcs (default all): on the GPU, without
-    values, the others are :data:`~.elementwise.SENTINEL`, which
-    :func:`~.orientation.oriented_keys` gives the rows of an edge list that are
-    not edges. It may be a :class:`~nx_tricount.runtime.PendingCount`,
-    read once the sort and the CSR kernel are queued."""
+    ``arcs`` says how many keys are arcs (default all; the others are
+    ``SENTINEL``, as :func:`~.host_ops.oriented_keys` may give them, never with
+    ``values``). It is read with ``int()`` only once the sort and the CSR are
+    queued: on the GPU it may be a :class:`~nx_tricount.runtime.PendingCount`."""
     xp = module_of(keys)
-    if values is None and xp is not np:
-        arcs = keys.size if arcs is None else arcs
-        indptr, indices, rows = elementwise.csr_of_sorted_keys(xp.sort(keys), n, dtype, arcs)
-        return indptr, indices, rows, None
     if values is None:
         keys = xp.sort(keys)
     else:
         order = xp.argsort(keys)
         keys = keys[order]
         values = values[order]
-    rows, indices = unpack_keys(keys, n, dtype)
-    return row_pointers(rows, n), indices, rows, values
+    arcs = keys.size if arcs is None else arcs
+    indptr, indices, rows = ops_for(keys).csr_of_sorted_keys(keys, n, dtype, arcs)
+    return indptr, indices, rows, values
 
 
 def row_pointers(rows, n):
@@ -89,29 +76,3 @@ def row_positions(indptr, vertices):
     # (empty rows share their end with the row before and are skipped).
     row = xp.searchsorted(end, k, side="right")
     return start[row] + (k - (end[row] - length[row]))
-
-
-def endpoint_counts(a, b, n, *, a_sorted=False):
-    """``vertex_counts(a, n) + vertex_counts(b, n)`` (one launch on the GPU): the
-    degrees of the edges ``a - b``. ``a_sorted`` says ``a`` is sorted, which the
-    GPU uses to count ``a``'s runs instead of its rows."""
-    if module_of(a) is not np:
-        if a_sorted:
-            return elementwise.sorted_endpoint_counts(a, b, n)
-        return elementwise.endpoint_counts(a, b, n)
-    return np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
-
-
-def vertex_counts(ids, n, weights=None):
-    """``bincount(ids, weights, minlength=n)`` (on the GPU by atomic adds: CuPy's
-    bincount synchronises and serialises on sorted ids).
-
-    Returns
-    -------
-    array of length ``n``
-        int64 counts, or float64 sums of ``weights``.
-    """
-    xp = module_of(ids)
-    if xp is not np:
-        return elementwise.vertex_counts(ids, n, weights)
-    return np.bincount(ids, weights=weights, minlength=n)

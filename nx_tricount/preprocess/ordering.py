@@ -15,12 +15,15 @@ their directions, so the orientation stays acyclic):
   consecutive ids, which hash to different buckets.
 - ``collective`` (trust-hashing.md §4.1): :mod:`.collective`.
 - ``a-order`` (a-direction-a-order-preprocessing.md §5): :mod:`.a_order`.
+
+See docs/algorithms.md, 'Preprocessing'.
 """
 
+from .. import catalog
 from ..device import module_of, to_host
 from .a_order import a_order
 from .collective import collective_order
-from .csr import vertex_counts
+from .ops import ops_for
 
 __all__ = [
     "ORDERINGS",
@@ -31,9 +34,9 @@ __all__ = [
     "relabel",
 ]
 
+ORDERINGS = tuple(catalog.ORDERINGS)
 BEFORE_ORIENTATION = ("none", "degree")
-AFTER_ORIENTATION = ("a-order", "in-degree", "collective")
-ORDERINGS = BEFORE_ORIENTATION + AFTER_ORIENTATION
+AFTER_ORIENTATION = tuple(how for how in ORDERINGS if how not in BEFORE_ORIENTATION)
 
 
 def _unknown(how):
@@ -53,7 +56,8 @@ def vertex_order(how, degree):
         return None
     if how == "degree":
         xp = module_of(degree)
-        # A degree is below n: 32-bit keys halve the GPU radix sort's passes.
+        # A degree is below n: 32-bit sort keys (docs/benchmarks.md, 'GPU
+        # preprocessing: one launch per step').
         keys = degree.astype(xp.int32) if degree.size < 2**31 else degree
         return xp.argsort(keys, kind="stable")
     raise _unknown(how)
@@ -77,12 +81,13 @@ def arc_order(how, src, dst, n):
         the permutation back (vertex-sized arrays).
     """
     xp = module_of(src)
+    ops = ops_for(src)
     if how == "in-degree":
-        return xp.argsort(-vertex_counts(dst, n), kind="stable")
+        return xp.argsort(-ops.vertex_counts(dst, n), kind="stable")
     if how == "collective":
         return collective_order(src, dst, n)
     if how == "a-order":
-        return xp.asarray(a_order(to_host(vertex_counts(src, n))))
+        return xp.asarray(a_order(to_host(ops.vertex_counts(src, n))))
     raise _unknown(how)
 
 

@@ -5,20 +5,18 @@ found exactly once (the oriented graph is acyclic).
 lower degree to the higher, ties by id (Polak's forward algorithm, §II-B): out-
 degrees are then at most about sqrt(2m). ``a-direction`` peels the graph with a
 doubling degree threshold, which evens the out-degrees out further
-(:mod:`.a_direction`).
+(:mod:`.a_direction`). See docs/algorithms.md, 'Preprocessing'.
 """
 
-import numpy as np
-
+from .. import catalog
 from ..device import module_of
-from . import elementwise
 from .a_direction import a_direction
+from .ops import ops_for
 from .ordering import relabel
-from .simplify import packed_keys
 
-__all__ = ["ORIENTATIONS", "orient", "oriented_keys"]
+__all__ = ["ORIENTATIONS", "orient", "arc_keys"]
 
-ORIENTATIONS = ("id", "degree", "a-direction")
+ORIENTATIONS = tuple(catalog.ORIENTATIONS)
 
 
 def orient(how, lo, hi, degree):
@@ -50,15 +48,13 @@ def orient(how, lo, hi, degree):
     raise ValueError(f"unknown orientation {how!r}; accepted: {', '.join(ORIENTATIONS)}")
 
 
-def oriented_keys(how, simple, perm=None):
+def arc_keys(how, simple, perm=None):
     """Relabel the edges of a simple graph by ``perm`` and orient them by
-    ``how``, as :func:`~.simplify.packed_keys` of the arcs.
+    ``how``, as packed keys of the arcs.
 
-    On the GPU, for ``id`` and ``degree``, the relabelling, the orientation and
-    the packing are one launch, which reads the deduplication's sorted keys
-    where the graph still has them (:attr:`~.SimpleGraph.kept_keys`): the keys
-    of the rows that are not edges are then :data:`~.elementwise.SENTINEL`,
-    which sort last.
+    ``id`` and ``degree`` are the primitive ``oriented_keys`` of the array
+    module (one launch on the GPU, which may read the deduplication's sorted
+    keys: rows that are not edges then get ``SENTINEL`` keys, sorting last).
 
     Parameters
     ----------
@@ -70,22 +66,22 @@ def oriented_keys(how, simple, perm=None):
 
     Returns
     -------
-    int64 array
-        One key per edge (aligned with ``lo, hi``), or per sorted key.
+    keys : int64 array
+    arcs : int or int-like
+        How many of ``keys`` are arcs (see :func:`~.csr.csr_from_keys`).
     """
     if how not in ORIENTATIONS:
         raise ValueError(f"unknown orientation {how!r}; accepted: {', '.join(ORIENTATIONS)}")
     n, degree = simple.n, simple.degree
-    xp = module_of(degree)
+    ops = ops_for(degree)
     rank = None if perm is None else relabel(perm, n)
-    if xp is not np and how in ("id", "degree"):
-        if simple.kept_keys is not None:
-            keys, kept = simple.kept_keys
-            return elementwise.oriented_kept_keys(how, keys, kept, degree, n, rank)
-        return elementwise.oriented_keys(how, simple.lo, simple.hi, degree, n, rank)
+    if how in ("id", "degree"):
+        return ops.oriented_keys(how, simple, rank)
+    xp = module_of(degree)
     lo, hi = simple.lo, simple.hi
     if perm is not None:
         a, b = rank[lo], rank[hi]
         lo, hi = xp.minimum(a, b), xp.maximum(a, b)
         degree = degree[perm]
-    return packed_keys(*orient(how, lo, hi, degree), n)
+    keys = ops.packed_keys(*a_direction(lo, hi, degree), n)
+    return keys, keys.size

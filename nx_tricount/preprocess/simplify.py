@@ -1,65 +1,115 @@
-"""Dedup and self-loop removal: any edge list becomes a simple graph.
+"""Dedup and self-loop removal: any edge list becomes a simple graph
+(:class:`SimpleGraph`), what every preprocessing starts from.
 
-Works on NumPy and CuPy arrays alike (the array module is taken from the
-input; on the GPU the elementwise steps are single launches from
-:mod:`.elementwise`). Duplicates are found by sorting 64-bit packed keys of
-``(a, b)``; self-loops get a key that sorts last and leave with the duplicates,
-so one compaction does both. Where an edge repeats with values, the last
-occurrence wins, as when NetworkX adds the same edge twice.
+Duplicates are found by sorting 64-bit packed keys of ``(a, b)``; self-loops get
+a key that sorts last (:data:`~.host_ops.SENTINEL`) and leave with the
+duplicates, so one compaction does both. Where an edge repeats with values, the
+last occurrence wins, as when NetworkX adds the same edge twice. See
+docs/algorithms.md, 'Preprocessing'.
 """
 
 import numpy as np
 
 from ..device import module_of
-from . import elementwise
-from .elementwise import SENTINEL
+from .ops import ops_for
 
 __all__ = [
+    "SimpleGraph",
+    "index_dtype",
+    "simple_graph",
+    "simplified",
     "simplify_undirected",
-    "distinct_edge_keys",
     "simplify_directed",
-    "packed_keys",
-    "unpack_keys",
+    "unique_keys",
 ]
 
 
-def packed_keys(a, b, n):
-    """Pack vertex pairs into int64 keys that sort like ``(a, b)``.
+def index_dtype(n):
+    """Narrowest vertex-id dtype for ``n`` vertices (int32 halves memory traffic)."""
+    return np.int32 if n < 2**31 else np.int64
 
-    ``a << 32 | b`` when ids fit in 31 bits (shifts and masks, much cheaper to
-    undo than a division), else ``a * n + b`` (exact while ``n**2 < 2**63``).
+
+class SimpleGraph:
+    """A simple undirected graph.
+
+    Attributes
+    ----------
+    n : int
+        Number of vertices.
+    lo, hi : arrays
+        Each undirected edge once, ``lo < hi`` (ids of the narrowest dtype for ``n``).
+    degree : array
+        Degree of every vertex (int64).
+    values : array or None
+        One value per edge, aligned with ``lo, hi``.
+    squares : float or None
+        ``sum(degree**2)``, once known (:meth:`square_sum`).
     """
-    xp = module_of(a)
-    if xp is not np:
-        return elementwise.packed_keys(a, b, n)
-    if n <= 2**31:
-        return (a.astype(xp.int64) << 32) | b.astype(xp.int64)
-    return a.astype(xp.int64) * n + b.astype(xp.int64)
+
+    def __init__(self, n, lo, hi, degree, values=None, *, squares=None):
+        self.n = n
+        self.lo, self.hi = lo, hi
+        self.degree = degree
+        self.values = values
+        self.squares = squares
+
+    @property
+    def m(self):
+        """Number of edges."""
+        return int(self.lo.size)
+
+    def square_sum(self):
+        """``sum(degree**2)`` as a float, computed once."""
+        if self.squares is None:
+            self.squares = ops_for(self.degree).square_sum(self.degree)
+        return self.squares
 
 
-def unpack_keys(keys, n, dtype):
-    """Invert :func:`packed_keys`."""
-    if module_of(keys) is not np:
-        return elementwise.unpack_keys(keys, n, dtype)
-    if n <= 2**31:
-        return (keys >> 32).astype(dtype), (keys & 0xFFFFFFFF).astype(dtype)
-    return (keys // n).astype(dtype), (keys % n).astype(dtype)
+def simple_graph(src, dst, n, *, values=None, unique=False, square_sum=False):
+    """The simple undirected graph of an edge list: duplicates and self-loops
+    dropped, degrees counted.
+
+    Parameters
+    ----------
+    src, dst : integer arrays
+        Edges in either or both directions, duplicates and self-loops allowed.
+    n : int
+    values : array, optional
+        One value per edge (last occurrence of a repeated edge wins).
+    unique : bool
+        Each undirected edge appears at most once (skips the dedup sort).
+    square_sum : bool
+        Also compute :meth:`SimpleGraph.square_sum` (on the GPU, for unweighted
+        edge lists that need deduplicating, read with the number of edges in
+        one transfer).
+
+    Returns
+    -------
+    SimpleGraph
+        Unweighted and deduplicated, the one :func:`~.host_ops.deduplicate` of
+        the array's module returns (on the GPU it has not synchronised, unless
+        ``square_sum``).
+    """
+    if values is None and not unique:
+        return ops_for(src).deduplicate(src, dst, n, square_sum=square_sum)
+    return simplified(src, dst, n, values=values, unique=unique, square_sum=square_sum)
 
 
-def _edge_keys(src, dst, n):
-    """Keys of the undirected edges ``min(src, dst) - max(src, dst)``, with
-    :data:`SENTINEL` for self-loops."""
-    xp = module_of(src)
-    if xp is not np:
-        return elementwise.edge_keys(src, dst, n)
-    keys = packed_keys(np.minimum(src, dst), np.maximum(src, dst), n)
-    keys[src == dst] = SENTINEL
-    return keys
+def simplified(src, dst, n, *, values=None, unique=False, square_sum=False):
+    """:func:`simple_graph` by :func:`simplify_undirected`, in any array module."""
+    lo, hi, values = simplify_undirected(
+        src, dst, n, values, index_dtype=index_dtype(n), unique=unique
+    )
+    degree = ops_for(lo).endpoint_counts(lo, hi, n, a_sorted=not unique)
+    simple = SimpleGraph(n, lo, hi, degree, values)
+    if square_sum:
+        simple.square_sum()
+    return simple
 
 
-def _unique_keys(keys, values):
-    """Sorted unique keys without :data:`SENTINEL`, with the value of each key's
-    last occurrence."""
+def unique_keys(keys, values):
+    """Sorted unique keys without :data:`~.host_ops.SENTINEL`, with the value of
+    each key's last occurrence."""
     xp = module_of(keys)
     if values is None:
         keys = xp.sort(keys)
@@ -72,7 +122,7 @@ def _unique_keys(keys, values):
     last = xp.empty(keys.size, dtype=bool)
     last[-1] = True
     xp.not_equal(keys[1:], keys[:-1], out=last[:-1])
-    last &= keys != SENTINEL
+    last &= keys != ops_for(keys).SENTINEL
     keys = keys[last]
     if values is not None:
         values = values[last]
@@ -106,6 +156,7 @@ def simplify_undirected(src, dst, n, values=None, index_dtype=None, unique=False
         The edges' values, aligned with ``lo, hi``.
     """
     xp = module_of(src)
+    ops = ops_for(src)
     index_dtype = index_dtype or src.dtype
     if unique:
         keep = xp.flatnonzero(src != dst)  # one compaction for both arrays
@@ -114,27 +165,9 @@ def simplify_undirected(src, dst, n, values=None, index_dtype=None, unique=False
             values = values[keep]
         lo, hi = xp.minimum(src, dst), xp.maximum(src, dst)
         return lo.astype(index_dtype), hi.astype(index_dtype), values
-    keys, values = _unique_keys(_edge_keys(src, dst, n), values)
-    lo, hi = unpack_keys(keys, n, index_dtype)
+    keys, values = unique_keys(ops.edge_keys(src, dst, n), values)
+    lo, hi = ops.unpack_keys(keys, n, index_dtype)
     return lo, hi, values
-
-
-def distinct_edge_keys(src, dst, n, *, square_sum=False):
-    """The deduplication of an unweighted edge list on the GPU, before its
-    compaction: sorted edge keys with the distinct ones marked, and the degrees
-    of the simple graph, with no synchronisation (unless ``square_sum``).
-
-    Returns
-    -------
-    keys : int64 array
-        :func:`packed_keys` of ``(min, max)`` of every row, sorted.
-    kept, degree, count, squares
-        As :func:`~.elementwise.distinct_and_degrees` returns them.
-    """
-    import cupy
-
-    keys = cupy.sort(elementwise.edge_keys(src, dst, n))
-    return (keys, *elementwise.distinct_and_degrees(keys, n, square_sum=square_sum))
 
 
 def simplify_directed(src, dst, n, values=None, index_dtype=None):
@@ -144,8 +177,9 @@ def simplify_directed(src, dst, n, values=None, index_dtype=None):
     their direction.
     """
     xp = module_of(src)
+    ops = ops_for(src)
     index_dtype = index_dtype or src.dtype
-    keys = xp.where(src != dst, packed_keys(src, dst, n), SENTINEL)
-    keys, values = _unique_keys(keys, values)
-    src, dst = unpack_keys(keys, n, index_dtype)
+    keys = xp.where(src != dst, ops.packed_keys(src, dst, n), ops.SENTINEL)
+    keys, values = unique_keys(keys, values)
+    src, dst = ops.unpack_keys(keys, n, index_dtype)
     return src, dst, values

@@ -1,0 +1,123 @@
+"""The preprocessing's primitives on NumPy arrays: the reference that
+:mod:`.gpu_ops` (same functions, same signatures) must equal.
+
+Pairs of vertex ids pack into int64 keys that sort like ``(a, b)``:
+``a << 32 | b`` when ids fit in 31 bits (shifts and masks, much cheaper to undo
+than a division), else ``a * n + b`` (exact while ``n**2 < 2**63``).
+"""
+
+import numpy as np
+
+from .csr import row_pointers
+from .simplify import simplified
+
+__all__ = [
+    "SENTINEL",
+    "edge_keys",
+    "packed_keys",
+    "unpack_keys",
+    "endpoint_counts",
+    "vertex_counts",
+    "square_sum",
+    "csr_of_sorted_keys",
+    "oriented_keys",
+    "deduplicate",
+]
+
+#: The key of a self-loop, or of a row that is not an arc: sorts after every real key.
+SENTINEL = np.iinfo(np.int64).max
+
+
+def edge_keys(src, dst, n):
+    """Keys of the undirected edges ``min - max``, :data:`SENTINEL` for self-loops."""
+    keys = packed_keys(np.minimum(src, dst), np.maximum(src, dst), n)
+    keys[src == dst] = SENTINEL
+    return keys
+
+
+def packed_keys(a, b, n):
+    """Keys of the pairs ``(a, b)`` (int64, sorting like the pairs)."""
+    if n <= 2**31:
+        return (a.astype(np.int64) << 32) | b.astype(np.int64)
+    return a.astype(np.int64) * n + b.astype(np.int64)
+
+
+def unpack_keys(keys, n, dtype):
+    """The pairs of ``keys`` (no :data:`SENTINEL`), as two arrays of ``dtype``."""
+    if n <= 2**31:
+        return (keys >> 32).astype(dtype), (keys & 0xFFFFFFFF).astype(dtype)
+    return (keys // n).astype(dtype), (keys % n).astype(dtype)
+
+
+def endpoint_counts(a, b, n, *, a_sorted=False):
+    """Occurrences of each id in ``0..n-1`` in ``a`` and ``b`` together (int64):
+    the degrees of the edges ``a - b``. ``a_sorted`` says ``a`` is sorted (the
+    GPU counts its runs instead of its rows)."""
+    return np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
+
+
+def vertex_counts(ids, n, weights=None):
+    """Occurrences of each id in ``0..n-1`` (int64), or sums of ``weights`` (float64)."""
+    return np.bincount(ids, weights=weights, minlength=n)
+
+
+def square_sum(x):
+    """``sum(x * x)`` as a Python float."""
+    return float(np.dot(x.astype(np.float64), x))
+
+
+def csr_of_sorted_keys(keys, n, dtype, arcs):
+    """The CSR of sorted arc keys, of which the first ``arcs`` are arcs and the
+    rest :data:`SENTINEL`.
+
+    Parameters
+    ----------
+    keys : int64 array
+        Sorted :func:`packed_keys` of ``(source, target)``.
+    n : int
+    dtype : dtype
+        Of the returned ids.
+    arcs : int or int-like
+        Read with ``int()``; on the GPU it may still be computing.
+
+    Returns
+    -------
+    indptr : int64 array, length n + 1
+    indices, rows : arrays of ``dtype``
+    """
+    rows, indices = unpack_keys(keys[: int(arcs)], n, dtype)
+    return row_pointers(rows, n), indices, rows
+
+
+def oriented_keys(how, simple, rank=None):
+    """Keys of the arcs of a simple graph's edges relabelled by ``rank`` (old id
+    -> new id; None keeps the ids) and directed by ``how``: ``"id"`` from the
+    lower new id to the higher, ``"degree"`` from the lower degree to the higher,
+    ties by new id.
+
+    Returns
+    -------
+    keys : int64 array
+        One :func:`packed_keys` per edge, or more with :data:`SENTINEL` for the
+        rows that are not edges (on the GPU).
+    arcs : int or int-like
+        How many of ``keys`` are arcs (for :func:`csr_of_sorted_keys`).
+    """
+    lo, hi, degree = simple.lo, simple.hi, simple.degree
+    if rank is not None:
+        a, b = rank[lo], rank[hi]
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        relabelled = np.empty_like(degree)
+        relabelled[rank] = degree
+        degree = relabelled
+    if how == "degree":
+        forward = degree[lo] <= degree[hi]  # lo < hi already breaks ties by id
+        lo, hi = np.where(forward, lo, hi), np.where(forward, hi, lo)
+    return packed_keys(lo, hi, simple.n), int(lo.size)
+
+
+def deduplicate(src, dst, n, *, square_sum=False):
+    """The :class:`~.simplify.SimpleGraph` of an unweighted edge list (duplicates
+    and self-loops dropped, ``lo`` sorted), with its ``squares`` when ``square_sum``."""
+    return simplified(src, dst, n, square_sum=square_sum)
+

@@ -6,21 +6,19 @@ neither CuPy, cuDF, numba nor the rest of this package.
 
 import os
 
-from .config import config_from_environment
+from .catalog import FUNCTIONS
+from .config import CHOICES, config_from_environment
 
-FUNCTIONS = ("triangles", "clustering", "average_clustering", "transitivity")
+def _additional_parameters():
+    """The per-call settings NetworkX's docs list for each counting function."""
+    return {
+        f"{key} : str, optional": (
+            f"One of {', '.join(repr(v) for v in values)}; overrides "
+            f"nx.config.backends.tricount.{key} for this call."
+        )
+        for key, values in CHOICES.items()
+    }
 
-_ADDITIONAL_PARAMETERS = {
-    "algorithm : str, optional": (
-        "Counting algorithm: 'auto' (default), 'merge', 'wedge', 'edge', 'vertex', "
-        "'hash' or 'bitmap'. Overrides nx.config.backends.tricount.algorithm for this call."
-    ),
-    "orientation : str, optional": "Edge orientation: 'auto', 'id', 'degree' or 'a-direction'.",
-    "ordering : str, optional": (
-        "Vertex ordering: 'auto', 'none', 'degree', 'a-order', 'in-degree' or 'collective'."
-    ),
-    "device : str, optional": "Where to count: 'auto', 'gpu' or 'cpu'.",
-}
 
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -51,8 +49,8 @@ def get_info():
         "package": "nx_tricount",
         "short_summary": "Triangle counting on the GPU (CuPy) and CPU (numba).",
         "functions": {
-            name: {"additional_parameters": dict(_ADDITIONAL_PARAMETERS)}
-            for name in FUNCTIONS
+            name: {"additional_parameters": _additional_parameters()} if kind == "counts" else {}
+            for name, kind in FUNCTIONS.items()
         },
         "default_config": config_from_environment(),
     }

@@ -1,39 +1,34 @@
 """The backend's configuration: ``nx.config.backends.tricount``.
 
-Every knob, its accepted values and its default live here. NetworkX builds the
-object while ``import networkx`` runs (through ``_info.get_info``), so this module
-imports nothing but NetworkX's ``Config`` base class.
+Every setting, its accepted values and its default derive from
+:mod:`nx_tricount.catalog`. NetworkX builds the object while ``import networkx``
+runs (through ``_info.get_info``), so this module imports nothing but NetworkX's
+``Config`` base class and the catalog.
 """
 
 import os
 
 from networkx.utils.configs import Config
 
+from .catalog import ALGORITHMS, DEVICES, ORDERINGS, ORIENTATIONS, kernel_parameters
+
 __all__ = ["TricountConfig", "CHOICES", "KERNEL_PARAMETERS", "config_from_environment"]
 
 #: Accepted values of each string-valued setting; the first is the default.
 CHOICES = {
-    "algorithm": ("auto", "merge", "wedge", "edge", "vertex", "hash", "bitmap"),
-    "orientation": ("auto", "id", "degree", "a-direction"),
-    "ordering": ("auto", "none", "degree", "a-order", "in-degree", "collective"),
-    "device": ("auto", "gpu", "cpu"),
+    "algorithm": ("auto", *ALGORITHMS),
+    "orientation": ("auto", *ORIENTATIONS),
+    "ordering": ("auto", *ORDERINGS),
+    "device": ("auto", *DEVICES),
 }
 
-
-#: Kernel parameters of the GPU algorithms: setting -> (algorithm, keyword of its
-#: ``count_gpu``, smallest accepted value). ``None`` (the default) lets the kernel
-#: choose.
-KERNEL_PARAMETERS = {
-    "wedge_spread": ("wedge", "spread", 1),
-    "wedge_bitmap_rows": ("wedge", "bitmap_rows", 0),
-    "hash_block_degree": ("hash", "block_degree", 2),
-    "hash_chunk": ("hash", "chunk", 1),
-}
+#: Kernel-parameter setting -> (algorithm, KernelParameter); None lets the kernel choose.
+KERNEL_PARAMETERS = kernel_parameters()
 
 
 def check_parameter(key, value):
     """Return ``value`` if it is accepted for kernel parameter ``key``, else raise."""
-    smallest = KERNEL_PARAMETERS[key][2]
+    smallest = KERNEL_PARAMETERS[key][1].smallest
     if value is None:
         return value
     if isinstance(value, bool) or not isinstance(value, int) or value < smallest:
@@ -55,59 +50,55 @@ def check_choice(key, value):
     return value
 
 
-class TricountConfig(Config):
-    """Configuration of the ``tricount`` backend.
+def _attributes_doc():
+    """The Attributes section of :class:`TricountConfig`, from the catalog."""
+    lines = ["Attributes", "----------"]
+    tables = {
+        "algorithm": {name: a.help for name, a in ALGORITHMS.items()},
+        "orientation": ORIENTATIONS,
+        "ordering": ORDERINGS,
+        "device": DEVICES,
+    }
+    for key, table in tables.items():
+        lines.append(f"{key} : {{{', '.join(repr(v) for v in CHOICES[key])}}}")
+        lines.append('    ``"auto"`` (the default) chooses per graph and device.')
+        lines += [f'    ``"{name}"``: {text}.' for name, text in table.items()]
+    for key, (algorithm, parameter) in KERNEL_PARAMETERS.items():
+        lines.append(f"{key} : int >= {parameter.smallest} or None")
+        lines.append(f"    ``{algorithm}`` on the GPU: {parameter.help}; None: the kernel chooses.")
+    return "\n    ".join(lines)
 
-    Attributes
-    ----------
-    algorithm : {"auto", "merge", "wedge", "edge", "vertex", "hash", "bitmap"}
-        Counting algorithm. ``"merge"`` is Polak's forward algorithm (one task per
-        oriented edge, two-pointer merge); ``"wedge"`` is WeTriC's wedge-parallel
-        binary search; ``"edge"`` and ``"vertex"`` are its edge- and
-        vertex-parallel binary-search baselines; ``"hash"`` is TRUST's
-        vertex-centric hashing; ``"bitmap"`` intersects neighbour lists as bit
-        slices. ``"auto"`` chooses per graph.
-    orientation : {"auto", "id", "degree", "a-direction"}
-        How each undirected edge is directed before counting: from the smaller id
-        to the larger; from the lower degree to the higher (ties by id); or by
-        A-direction's peeling with a doubling degree threshold, which evens out
-        the out-degrees.
-    ordering : {"auto", "none", "degree", "a-order", "in-degree", "collective"}
-        Vertex relabelling: keep the ids; number vertices by ascending degree
-        before orienting; or, after orienting, A-order's bucket balancing of
-        memory- and compute-bound vertices, or TRUST's collision-reducing
-        numberings by in-degree or by collective out-degree.
-    device : {"auto", "gpu", "cpu"}
-        Where to count. ``"auto"`` uses the GPU when CuPy sees one and the
-        algorithm has a GPU implementation; ``"gpu"`` without a GPU is an error.
-    wedge_spread : int or None
-        Wedges per GPU thread of ``wedge`` (WeTriC §5.2); None: the default.
-    wedge_bitmap_rows : int or None
-        Most bitmap rows of ``wedge`` on the GPU (WeTriC §5.4; 0 turns the bitmap
-        off); None: the default.
-    hash_block_degree : int or None
-        Out-degree above which ``hash`` gives a vertex a whole block instead of a
-        warp on the GPU (TRUST §4.3); None: 100.
-    hash_chunk : int or None
-        Vertices a warp of ``hash`` takes at a time on the GPU (TRUST §4.3); None:
-        chosen from the graph.
-    """
 
-    algorithm: str = "auto"
-    orientation: str = "auto"
-    ordering: str = "auto"
-    device: str = "auto"
-    wedge_spread: int | None = None
-    wedge_bitmap_rows: int | None = None
-    hash_block_degree: int | None = None
-    hash_chunk: int | None = None
+def _on_setattr(self, key, value):
+    """Validate a setting as it is assigned (NetworkX's ``Config`` hook)."""
+    if key in CHOICES:
+        return check_choice(key, value)
+    if key in KERNEL_PARAMETERS:
+        return check_parameter(key, value)
+    return Config._on_setattr(self, key, value)
 
-    def _on_setattr(self, key, value):
-        if key in CHOICES:
-            return check_choice(key, value)
-        if key in KERNEL_PARAMETERS:
-            return check_parameter(key, value)
-        return super()._on_setattr(key, value)
+
+#: The settings and their defaults: the first choice of each, None for kernel parameters.
+_DEFAULTS = {
+    **{key: values[0] for key, values in CHOICES.items()},
+    **{key: None for key in KERNEL_PARAMETERS},
+}
+
+# Built from the catalog, so that a new algorithm or kernel parameter needs no edit here.
+TricountConfig = type(
+    "TricountConfig",
+    (Config,),
+    {
+        "__module__": __name__,
+        "__doc__": f"Configuration of the ``tricount`` backend.\n\n    {_attributes_doc()}\n    ",
+        "__annotations__": {
+            **{key: str for key in CHOICES},
+            **{key: int | None for key in KERNEL_PARAMETERS},
+        },
+        **_DEFAULTS,
+        "_on_setattr": _on_setattr,
+    },
+)
 
 
 def config_from_environment(environ=os.environ):

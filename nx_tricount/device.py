@@ -43,21 +43,17 @@ def gpu_available():
     return _gpu_problem() is None
 
 
-def resolve_device(requested, *, gpu_implemented):
+def resolve_device(requested):
     """Turn a ``device`` setting into ``"gpu"`` or ``"cpu"``.
 
     Parameters
     ----------
     requested : {"auto", "gpu", "cpu"}
-    gpu_implemented : bool
-        Whether the chosen algorithm has a GPU implementation.
 
     Raises
     ------
     GPUNotAvailableError
         ``requested == "gpu"`` and no GPU can be used.
-    NotImplementedError
-        ``requested == "gpu"`` and the algorithm has no GPU implementation.
     """
     if requested == "cpu":
         return "cpu"
@@ -68,12 +64,8 @@ def resolve_device(requested, *, gpu_implemented):
                 f"device='gpu' was requested but {problem}; use device='cpu' "
                 "(nx.config.backends.tricount.device = 'cpu') to count on the CPU"
             )
-        if not gpu_implemented:
-            raise NotImplementedError(
-                "this algorithm has no GPU implementation yet; use device='cpu'"
-            )
         return "gpu"
-    return "gpu" if gpu_implemented and gpu_available() else "cpu"
+    return "gpu" if gpu_available() else "cpu"
 
 
 def array_module(device):

@@ -55,7 +55,7 @@ def test_invalid_values_name_the_accepted_ones(key):
 @pytest.mark.parametrize("key", list(KERNEL_PARAMETERS))
 def test_kernel_parameters_take_none_or_an_int(key):
     config = nx.config.backends.tricount
-    smallest = KERNEL_PARAMETERS[key][2]
+    smallest = KERNEL_PARAMETERS[key][1].smallest
     assert config[key] is None
     for bad in (smallest - 1, 2.5, "8", True):
         with pytest.raises(ValueError, match=f"Invalid tricount {key} .*an int >= {smallest}"):
@@ -122,7 +122,7 @@ def test_get_info_imports_nothing_heavy():
         import sys
         import networkx as nx
         assert "tricount" in nx.utils.backends.backend_info
-        heavy = [m for m in ("numba", "cupy", "cudf", "nx_tricount.cluster", "nx_tricount.interface") if m in sys.modules]
+        heavy = [m for m in ("numba", "cupy", "cudf", "nx_tricount.functions", "nx_tricount.interface") if m in sys.modules]
         print(heavy)
         """
     )

@@ -1,0 +1,158 @@
+"""What the backend offers, declared once: the counting algorithms with the
+preprocessing and kernel parameters each is designed for, the orientations, the
+orderings, the devices, and the NetworkX functions.
+
+The configuration's choices and help text, the backend info NetworkX reads, the
+plan's defaults and the algorithm dispatch all derive from these tables. They
+are read while ``import networkx`` runs (through ``_info``), so this module
+imports nothing: an algorithm's implementation lives in
+``nx_tricount/algorithms/<name>.py`` and ``kernels/<name>.cu``, loaded on first use.
+"""
+
+from dataclasses import dataclass
+
+__all__ = [
+    "KernelParameter",
+    "Algorithm",
+    "ALGORITHMS",
+    "ORIENTATIONS",
+    "ORDERINGS",
+    "DEVICES",
+    "FUNCTIONS",
+    "kernel_parameters",
+]
+
+
+@dataclass(frozen=True)
+class KernelParameter:
+    """A GPU kernel parameter that the configuration can set.
+
+    Attributes
+    ----------
+    keyword : str
+        Keyword of the algorithm's ``count_gpu``.
+    smallest : int
+        Smallest accepted value.
+    help : str
+        What it does, with the paper section.
+    """
+
+    keyword: str
+    smallest: int
+    help: str
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A counting algorithm: ``algorithms/<name>.py`` exposes ``count_cpu(prepared,
+    mode)`` and ``count_gpu(prepared, mode, **parameters)``.
+
+    Attributes
+    ----------
+    name : str
+        The value of the ``algorithm`` setting, and the module's name.
+    help : str
+        One line for users: the idea and its paper.
+    orientation, ordering : str
+        The preprocessing it is designed for (what ``"auto"`` resolves to).
+    parameters : tuple of KernelParameter
+        GPU kernel parameters the configuration exposes, as ``<name>_<keyword>``.
+    """
+
+    name: str
+    help: str
+    orientation: str
+    ordering: str
+    parameters: tuple = ()
+
+
+ALGORITHMS = {
+    algorithm.name: algorithm
+    for algorithm in (
+        Algorithm(
+            "merge",
+            "Polak's forward algorithm: one task per oriented edge, two-pointer merge",
+            "degree",
+            "none",
+        ),
+        Algorithm(
+            "wedge",
+            "WeTriC's wedge-parallel binary search",
+            "id",
+            "degree",
+            (
+                KernelParameter("spread", 1, "wedges per GPU thread (WeTriC §5.2)"),
+                KernelParameter(
+                    "bitmap_rows", 0, "most bitmap rows on the GPU (WeTriC §5.4; 0 turns it off)"
+                ),
+            ),
+        ),
+        Algorithm("edge", "WeTriC's edge-parallel binary-search baseline (§6.2)", "id", "degree"),
+        Algorithm("vertex", "WeTriC's vertex-parallel binary-search baseline (§6.2)", "id", "degree"),
+        Algorithm(
+            "hash",
+            "TRUST's vertex-centric hashing",
+            "degree",
+            "none",
+            (
+                KernelParameter(
+                    "block_degree",
+                    2,
+                    "out-degree above which a vertex gets a whole block instead of a warp (TRUST §4.3)",
+                ),
+                KernelParameter("chunk", 1, "vertices a warp takes at a time (TRUST §4.3)"),
+            ),
+        ),
+        Algorithm(
+            "bitmap",
+            "bit-slice intersection of neighbour lists (bit-wise 2D paper, non-center to center arcs)",
+            "a-direction",
+            "none",
+        ),
+    )
+}
+
+#: Orientation -> what it does (acyclic: every triangle is found once).
+ORIENTATIONS = {
+    "id": "from the smaller id to the larger",
+    "degree": "from the lower degree to the higher, ties by id (Polak)",
+    "a-direction": "A-direction's peeling with a doubling degree threshold, which evens out the out-degrees",
+}
+
+#: Ordering -> what it does. ``none`` and ``degree`` relabel before orienting; the
+#: others after it, from the oriented arcs (which keep their directions).
+ORDERINGS = {
+    "none": "keep the ids",
+    "degree": "ascending degree before orienting (WeTriC §5.1)",
+    "a-order": "A-order's buckets balancing memory- and compute-bound vertices",
+    "in-degree": "TRUST's consecutive ids by descending in-degree",
+    "collective": "TRUST's numbering of out-neighbours by descending collective degree",
+}
+
+DEVICES = {
+    "gpu": "CuPy kernels on the current CUDA device",
+    "cpu": "numba kernels on the CPU",
+}
+
+#: The NetworkX functions the backend implements -> whether they count (and so
+#: take the counting settings as keywords) or build a graph.
+#: ``nx_tricount.functions`` registers each with ``@networkx_function``; ``_info``
+#: reads this table inside ``import networkx``, before that module may be imported,
+#: and tests/test_architecture.py checks that the two agree.
+FUNCTIONS = {
+    "triangles": "counts",
+    "clustering": "counts",
+    "average_clustering": "counts",
+    "transitivity": "counts",
+    "from_pandas_edgelist": "builds",
+}
+
+
+def kernel_parameters():
+    """Configuration setting -> ``(algorithm, KernelParameter)``, e.g.
+    ``"wedge_spread" -> ("wedge", KernelParameter("spread", ...))``."""
+    return {
+        f"{algorithm.name}_{parameter.keyword}": (algorithm.name, parameter)
+        for algorithm in ALGORITHMS.values()
+        for parameter in algorithm.parameters
+    }

@@ -35,11 +35,14 @@ from pathlib import Path
 
 import numpy as np
 
-from nx_tricount.algorithms import ALGORITHMS, PREPROCESSING, count
+from nx_tricount.algorithms import count
+from nx_tricount.catalog import ALGORITHMS
+from nx_tricount.execute import run
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.graph import TriGraph
 from nx_tricount.plan import make_plan
-from nx_tricount.preprocess import prepare_simple, prepare_undirected
+from nx_tricount.preparation import oriented_csr
+from nx_tricount.preprocess import prepare_undirected
 
 DATA = Path(os.environ.get("NX_TRICOUNT_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
 
@@ -70,7 +73,8 @@ def configurations():
     and the two common ones."""
     found = []
     for algorithm in ALGORITHMS:
-        for preprocessing in (PREPROCESSING[algorithm], ("id", "degree"), ("degree", "none")):
+        own = (ALGORITHMS[algorithm].orientation, ALGORITHMS[algorithm].ordering)
+        for preprocessing in (own, ("id", "degree"), ("degree", "none")):
             if (algorithm, *preprocessing) not in found:
                 found.append((algorithm, *preprocessing))
     return found
@@ -116,9 +120,9 @@ def auto_total(src, dst, n, device):
     for, the count."""
     G = TriGraph(src, dst, n)
     plan = make_plan(G, device=device)
-    simple = G.simple_graph(plan.device)  # made by the plan where it read the degrees
-    prepared = prepare_simple(simple, orientation=plan.orientation, ordering=plan.ordering)
-    return plan.count(prepared, "total").total, plan
+    # From the simple graph the plan made where it read the degrees.
+    prepared = oriented_csr(G, plan.orientation, plan.ordering, plan.device)
+    return run(plan, prepared, "total").total, plan
 
 
 def bench_graph(name, load, device, once, repeats, confirm):

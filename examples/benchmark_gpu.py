@@ -44,7 +44,7 @@ import cupy
 import numpy as np
 
 from nx_tricount import runtime as gpu
-from nx_tricount.algorithms import ALGORITHMS
+from nx_tricount.catalog import ALGORITHMS
 from nx_tricount.algorithms import bitmap, edge, hash, merge, vertex, wedge
 from nx_tricount.config import CHOICES
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges

@@ -19,6 +19,8 @@ import importlib
 # configuration.
 importlib.import_module("networkx")
 
+from .catalog import FUNCTIONS  # noqa: E402  (imports nothing)
+
 __version__ = "0.1.0"
 
 #: Public name -> submodule that defines it (None: the name is a submodule).
@@ -28,10 +30,7 @@ _LAZY = {
     "from_frame": "frames",
     "from_networkx": "convert",
     "to_networkx": "convert",
-    "triangles": "cluster",
-    "clustering": "cluster",
-    "average_clustering": "cluster",
-    "transitivity": "cluster",
+    **{name: "functions" for name in FUNCTIONS},
     "make_plan": "plan",
     "Plan": "plan",
     "count": "algorithms",

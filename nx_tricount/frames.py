@@ -12,7 +12,7 @@ import networkx as nx
 from .device import module_of
 from .graph import TriGraph
 
-__all__ = ["from_edges", "from_frame", "from_pandas_edgelist"]
+__all__ = ["from_edges", "from_frame"]
 
 
 def _is_cudf(obj):
@@ -141,22 +141,6 @@ def from_frame(
         multigraph=multigraph,
         edge_data=edge_data,
         edge_keys=edge_keys,
-    )
-
-
-def from_pandas_edgelist(
-    df, source="source", target="target", edge_attr=None, create_using=None, edge_key=None
-):
-    """NetworkX's ``from_pandas_edgelist`` returning a ``TriGraph`` (also for cuDF)."""
-    kind = nx.empty_graph(0, create_using)
-    return from_frame(
-        df,
-        source,
-        target,
-        edge_attr,
-        directed=kind.is_directed(),
-        multigraph=kind.is_multigraph(),
-        edge_key=edge_key,
     )
 
 

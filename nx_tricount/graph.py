@@ -2,15 +2,14 @@
 
 The edge frame is two integer arrays ``src``, ``dst`` (ids ``0..n-1``) of one
 array module (NumPy or CuPy), with optional value columns (``edge_data``). The
-node labels map ids back to the caller's nodes in the caller's order. Prepared
-CSRs are cached per preprocessing key, so repeated calls on one graph skip
-preprocessing.
+node labels map ids back to the caller's nodes in the caller's order. The
+structures a count needs (:mod:`nx_tricount.preparation`) are cached on the
+graph, so repeated calls on one graph skip preprocessing.
 """
 
 import numpy as np
 
 from .device import array_module, module_of, to_host
-from .preprocess import simple_graph
 
 __all__ = ["TriGraph"]
 
@@ -157,22 +156,11 @@ class TriGraph:
             return to_host(array)
         return xp.asarray(array)
 
-    def simple_graph(self, device, *, square_sum=False):
-        """The simple undirected graph of the edge rows on ``device`` (a
-        :class:`~.preprocess.SimpleGraph`), made once: the undirected
-        preprocessings and the GPU plan start from it. ``square_sum``: the plan
-        will read the sum of the squared degrees (computed with the graph where
-        that is cheaper)."""
-
-        def build():
-            src, dst = self.edges_on(device)
-            unique = self.unique_edges and not self.directed
-            return simple_graph(src, dst, self.n, unique=unique, square_sum=square_sum)
-
-        return self.cached(("simple", device), build)
-
     def cached(self, key, build):
-        """Return the cached preprocessing result for ``key``, building it once."""
+        """Return the prepared structure cached under ``key``, building it once.
+
+        The keys and the builders are :mod:`nx_tricount.preparation`'s.
+        """
         if key not in self._prepared:
             self._prepared[key] = build()
         return self._prepared[key]

@@ -1,31 +1,21 @@
 """``BackendInterface``: what NetworkX's dispatcher loads for ``backend="tricount"``.
 
-NetworkX passes positional-or-keyword parameters positionally with defaults
-filled, so the functions keep NetworkX's parameter order and the backend's own
-settings are keyword-only.
+Its functions are the ones registered in :mod:`nx_tricount.dispatch` (by
+:mod:`nx_tricount.functions`). NetworkX passes positional-or-keyword parameters
+positionally with defaults filled, so the functions keep NetworkX's parameter
+order and the backend's own settings are keyword-only.
 """
 
-import networkx as nx
-
-from . import cluster, frames
+from . import functions  # noqa: F401  (registers the functions)
 from .convert import from_networkx, to_networkx
+from .dispatch import REGISTERED
 from .graph import TriGraph
 
 __all__ = ["BackendInterface"]
 
-#: Functions whose NetworkX version is cheap for one node: converting the whole
-#: graph to answer for a single node is not worth it when dispatch is automatic.
-_SINGLE_NODE_CHEAP = {"triangles", "clustering"}
-
 
 class BackendInterface:
     """NetworkX backend interface of ``tricount``."""
-
-    triangles = staticmethod(cluster.triangles)
-    clustering = staticmethod(cluster.clustering)
-    average_clustering = staticmethod(cluster.average_clustering)
-    transitivity = staticmethod(cluster.transitivity)
-    from_pandas_edgelist = staticmethod(frames.from_pandas_edgelist)
 
     @staticmethod
     def convert_from_nx(
@@ -59,17 +49,17 @@ class BackendInterface:
     @staticmethod
     def can_run(name, args, kwargs):
         """Every registered function handles every input NetworkX accepts."""
-        return hasattr(BackendInterface, name)
+        return name in REGISTERED
 
     @staticmethod
     def should_run(name, args, kwargs):
-        """Decline automatic conversion for single-node queries (NetworkX is cheaper)."""
-        if name in _SINGLE_NODE_CHEAP and len(args) > 1:
-            G, nodes = args[0], args[1]
-            if nodes is not None and isinstance(G, nx.Graph) and nodes in G:
-                return "a single node: NetworkX answers faster than a conversion"
-        return True
+        """The registered function's own ``should_run``."""
+        return REGISTERED[name].should_run(args, kwargs)
 
     @staticmethod
     def on_start_tests(items):
         """NetworkX's own tests need no xfail markers for tricount."""
+
+
+for _name, _function in REGISTERED.items():
+    setattr(BackendInterface, _name, staticmethod(_function))

@@ -1,46 +1,80 @@
-"""The plan of a count: which algorithm, preprocessing and device, and why.
+"""The plan of a count: every choice made in one place, nothing run.
 
 Settings come from the per-call keywords, else ``nx.config.backends.tricount``;
-``"auto"`` values are resolved here, per device and, on the GPU, per graph (the
-rule and the measurements behind it: docs/algorithms.md, "Choosing by itself").
-:func:`make_plan` returns the plan without counting, and logs it at DEBUG on the
-``nx_tricount`` logger.
+``"auto"`` values are resolved here: the device, the algorithm (on the GPU by
+the graph's size and, for large graphs, its mean endpoint degree), the
+preprocessing the algorithm is designed for (:data:`nx_tricount.catalog.ALGORITHMS`)
+and the kernel parameters. :func:`make_plan` returns an immutable :class:`Plan`
+that says what will run and why; :mod:`nx_tricount.execute` runs it. The rule
+and the measurements behind it: docs/algorithms.md, "Choosing by itself", and
+docs/benchmarks.md, "auto: the GPU rule" and "auto: the CPU rule".
 """
 
 import logging
 from dataclasses import dataclass
 
-from .algorithms import PREPROCESSING, count, has_gpu
+from .catalog import ALGORITHMS
 from .config import KERNEL_PARAMETERS, check_choice, config_from_environment
 from .convert import from_networkx
 from .device import resolve_device
 from .graph import TriGraph
+from .preparation import mean_endpoint_degree
 
-__all__ = ["Plan", "make_plan", "current_config", "gpu_auto_algorithm", "mean_endpoint_degree"]
+__all__ = ["CountTask", "Plan", "make_plan", "current_config", "gpu_auto_algorithm"]
 
 logger = logging.getLogger("nx_tricount")
 
 #: On the GPU, graphs of fewer edge rows count with merge without a look at their
-#: degrees: there every configuration takes a few milliseconds at most, mostly
-#: preprocessing and launches, and merge on degree orientation has the cheapest;
-#: wedge overtakes it only on R-MAT graphs of more rows (docs/benchmarks.md).
+#: degrees (docs/benchmarks.md, "auto: the GPU rule").
 GPU_LOOK_ROWS = 3_000_000
-#: On the GPU, larger graphs whose mean endpoint degree (:func:`mean_endpoint_degree`)
-#: reaches this count with wedge (R-MAT scales 16-20: 684-2,233, rising with the
-#: scale; Barabási–Albert 69-83; grids 4; every ../shared/data graph at most 421).
+#: On the GPU, larger graphs whose mean endpoint degree reaches this count with
+#: wedge, below it with merge (docs/benchmarks.md, "auto: the GPU rule").
 GPU_WEDGE_SKEW = 1000
 
 
 @dataclass(frozen=True)
+class CountTask:
+    """One independent count over parts of a prepared graph.
+
+    The seam for partitioned counting (hashed 2D partitions, trust-hashing.md §5):
+    with ``parts = p``, part ``P_ab`` holds the arcs ``u -> v`` with
+    ``u mod p = a`` and ``v mod p = b``, and task ``(i, j, k)`` counts the
+    triangles ``u -> v, u -> w, v -> w`` with ``u, v, w`` in the classes ``i, j,
+    k``, from ``P_ij``, ``P_ik`` and ``P_jk``. The ``p³`` tasks split the
+    triangles among themselves, so their totals, per-node and per-edge counts
+    add up (:func:`nx_tricount.execute.run`). One part (``p = 1``) is the whole
+    graph, the only plan made today.
+    """
+
+    i: int = 0
+    j: int = 0
+    k: int = 0
+    parts: int = 1
+
+
+@dataclass(frozen=True)
 class Plan:
-    """What a count will run, with the reasons for each choice made by ``auto``."""
+    """What a count will run, with the reasons for each choice made by ``auto``.
+
+    Attributes
+    ----------
+    algorithm, orientation, ordering, device : str
+        The resolved settings.
+    reasons : tuple of str
+        Why each ``"auto"`` resolved as it did.
+    parameters : tuple of (str, int)
+        Keywords of the algorithm's ``count_gpu`` set by the configuration.
+    tasks : tuple of CountTask
+        The counts whose results are combined.
+    """
 
     algorithm: str
     orientation: str
     ordering: str
     device: str
     reasons: tuple = ()
-    parameters: tuple = ()  # (keyword, value) pairs for the GPU kernel's count_gpu
+    parameters: tuple = ()
+    tasks: tuple = (CountTask(),)
 
     def __str__(self):
         text = (
@@ -48,16 +82,9 @@ class Plan:
             f"ordering={self.ordering} device={self.device}"
         )
         text += "".join(f" {key}={value}" for key, value in self.parameters)
+        if len(self.tasks) > 1:
+            text += f" tasks={len(self.tasks)}"
         return text + "".join(f"\n  - {reason}" for reason in self.reasons)
-
-    def count(self, prepared, mode):
-        """Count ``prepared`` (made with this plan's preprocessing) in ``mode``.
-
-        Returns
-        -------
-        Counts
-        """
-        return count(prepared, self.algorithm, mode, self.device, dict(self.parameters))
 
 
 def current_config():
@@ -75,10 +102,10 @@ def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device
     Parameters
     ----------
     G : TriGraph or NetworkX graph, optional
-        The graph to count. On the GPU ``algorithm="auto"`` looks at its size and,
-        for large graphs, the degrees of its simple graph (made once and cached
-        on a TriGraph, where the preprocessing starts from it); without ``G`` it
-        plans for a small graph.
+        The graph to count. On the GPU ``algorithm="auto"`` reads its size and,
+        for large graphs, the mean endpoint degree of its simple graph (made once
+        and cached on a TriGraph, where the preprocessing starts from it);
+        without ``G`` it plans for a small graph.
     algorithm, orientation, ordering, device : str, optional
         Per-call overrides of ``nx.config.backends.tricount``.
 
@@ -113,38 +140,36 @@ def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device
         for key, value in requested.items()
     }
     reasons = []
+    resolved_device = resolve_device(settings["device"])
+    if settings["device"] == "auto":
+        reasons.append(f"device auto -> {resolved_device}")
     chosen = settings["algorithm"]
     if chosen == "auto":
-        # Every candidate has a GPU implementation, so the device decides.
-        if resolve_device(settings["device"], gpu_implemented=True) == "gpu":
+        if resolved_device == "gpu":
             G = _as_graph(G)
             rows = 0 if G is None else int(G.src.size)
-            chosen, reason = gpu_auto_algorithm(rows, lambda: _statistics_on_gpu(G))
+            chosen, reason = gpu_auto_algorithm(rows, lambda: mean_endpoint_degree(G, "gpu"))
         else:
             chosen, reason = "hash", (
                 "algorithm auto -> hash: on the CPU engine one direct-address table per "
-                "vertex is the fastest configuration, or within 1.20x of it, on every "
-                "../shared/data and generated graph measured (docs/benchmarks.md)"
+                "vertex was the fastest configuration, or close to it, on every graph "
+                "measured (docs/benchmarks.md, 'auto: the CPU rule')"
             )
         reasons.append(reason)
-    resolved_device = resolve_device(settings["device"], gpu_implemented=has_gpu(chosen))
-    if settings["device"] == "auto":
-        reasons.append(f"device auto -> {resolved_device}")
-    default_orientation, default_ordering = PREPROCESSING[chosen]
+    designed = ALGORITHMS[chosen]
     orientation = settings["orientation"]
     if orientation == "auto":
-        orientation = default_orientation
+        orientation = designed.orientation
         reasons.append(f"orientation auto -> {orientation}: what {chosen} is designed for")
     ordering = settings["ordering"]
     if ordering == "auto":
-        ordering = default_ordering
+        ordering = designed.ordering
         reasons.append(f"ordering auto -> {ordering}: what {chosen} is designed for")
-    # Kernel parameters set in the configuration, for the chosen algorithm's GPU kernel.
     parameters = ()
     if resolved_device == "gpu":
         parameters = tuple(
-            (keyword, config[key])
-            for key, (owner, keyword, _) in KERNEL_PARAMETERS.items()
+            (parameter.keyword, config[key])
+            for key, (owner, parameter) in KERNEL_PARAMETERS.items()
             if owner == chosen and config[key] is not None
         )
     plan = Plan(chosen, orientation, ordering, resolved_device, tuple(reasons), parameters)
@@ -159,35 +184,6 @@ def _as_graph(G):
     return from_networkx(G)
 
 
-def _statistics_on_gpu(G):
-    """The mean endpoint degree of the TriGraph ``G``'s simple graph on the GPU
-    (cached with the simple graph)."""
-    return mean_endpoint_degree(G.simple_graph("gpu", square_sum=True))
-
-
-def mean_endpoint_degree(simple):
-    """``sum(d**2) / sum(d)`` over the degrees ``d`` of a simple graph.
-
-    The degree of an edge's endpoint, averaged over the edges: on a graph of hubs
-    most edges touch one, and the wedges through the hubs (the work of an
-    intersection-based count) grow with it. ``sum(d)`` is twice the edges and
-    ``sum(d**2)`` is computed once per simple graph (on the GPU along with it,
-    read with the deduplication's synchronisation).
-
-    Parameters
-    ----------
-    simple : SimpleGraph
-
-    Returns
-    -------
-    float
-        0.0 without edges.
-    """
-    if simple.m == 0:
-        return 0.0
-    return simple.square_sum() / (2 * simple.m)
-
-
 def gpu_auto_algorithm(rows, statistics):
     """``(algorithm, reason)`` of ``algorithm="auto"`` on the GPU.
 
@@ -196,25 +192,26 @@ def gpu_auto_algorithm(rows, statistics):
     rows : int
         Edge rows of the graph.
     statistics : callable
-        Returns the graph's :func:`mean_endpoint_degree`; called only for graphs of
-        at least :data:`GPU_LOOK_ROWS` rows.
+        Returns the graph's mean endpoint degree
+        (:func:`~nx_tricount.preparation.mean_endpoint_degree`); called only for
+        graphs of at least :data:`GPU_LOOK_ROWS` rows.
     """
     if rows < GPU_LOOK_ROWS:
         return "merge", (
             f"algorithm auto -> merge: {rows:,} edge rows (< {GPU_LOOK_ROWS:,}), where "
             "merge's single launch on degree orientation, the cheapest preprocessing, "
-            "was the best of 13 configurations, or close to it, on every ../shared/data "
-            "graph measured on an H100; the degrees are not looked at (docs/benchmarks.md)"
+            "was the best configuration or close to it on every graph measured; the "
+            "degrees are not looked at (docs/benchmarks.md, 'auto: the GPU rule')"
         )
     skew = statistics()
     if skew >= GPU_WEDGE_SKEW:
         return "wedge", (
             f"algorithm auto -> wedge: {rows:,} edge rows and a mean endpoint degree "
             f"sum(d^2)/sum(d) = {skew:,.0f} (>= {GPU_WEDGE_SKEW:,}): hubs, whose wedges "
-            "wedge-parallel counting spreads evenly over the threads (docs/benchmarks.md)"
+            "wedge-parallel counting spreads evenly over the threads"
         )
     return "merge", (
         f"algorithm auto -> merge: {rows:,} edge rows and a mean endpoint degree "
         f"sum(d^2)/sum(d) = {skew:,.0f} (< {GPU_WEDGE_SKEW:,}): few wedges per edge, "
-        "where one merge per arc is the fastest (docs/benchmarks.md)"
+        "where one merge per arc is the fastest"
     )

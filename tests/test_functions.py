@@ -13,13 +13,13 @@ import networkx as nx
 import pytest
 
 import nx_tricount
-from nx_tricount.algorithms import PREPROCESSING
+from nx_tricount.catalog import ALGORITHMS as DECLARED
 from nx_tricount.config import CHOICES
 from graphs import directed_graphs, undirected_graphs, weighted_graphs
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
 _COMBINATIONS = sorted(
-    {(a, *PREPROCESSING[a]) for a in ALGORITHMS}
+    {(a, DECLARED[a].orientation, DECLARED[a].ordering) for a in ALGORITHMS}
     | {(a, "id", "none") for a in ALGORITHMS}
     | set(itertools.product(["hash"], CHOICES["orientation"][1:], CHOICES["ordering"][1:]))
 )

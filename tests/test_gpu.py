@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triangles
-from nx_tricount.algorithms import count, has_gpu
+from nx_tricount.algorithms import count
 from nx_tricount.config import CHOICES
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import prepare_arcs, prepare_undirected
@@ -100,10 +100,6 @@ def _check_all_modes(name, algorithm, orientation, ordering, seed=0):
         rtol=1e-12,  # float sums in another order
     )
     return expected["per_node"]
-
-
-def test_every_algorithm_has_a_gpu_implementation():
-    assert all(has_gpu(a) for a in GPU_ALGORITHMS)
 
 
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)

@@ -10,13 +10,8 @@ import nx_tricount
 from nx_tricount.device import gpu_available
 from nx_tricount.frames import from_edges
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
-from nx_tricount.plan import (
-    GPU_LOOK_ROWS,
-    GPU_WEDGE_SKEW,
-    gpu_auto_algorithm,
-    mean_endpoint_degree,
-)
-from nx_tricount.preprocess import simple_graph
+from nx_tricount.plan import GPU_LOOK_ROWS, GPU_WEDGE_SKEW, gpu_auto_algorithm
+from nx_tricount.preparation import mean_endpoint_degree, simple_graph
 
 
 def _statistics(skew):
@@ -47,20 +42,21 @@ def test_mean_endpoint_degree_by_hand():
     # A star 0-1, 0-2, 0-3 and an edge 2-3 given twice and once reversed, and a
     # self-loop: the simple graph has degrees 3, 1, 2, 2, 0 (sum 8, squares 18).
     src, dst = np.array([0, 0, 0, 2, 3, 2, 4]), np.array([1, 2, 3, 3, 2, 3, 4])
-    assert mean_endpoint_degree(simple_graph(src, dst, 5)) == 18 / 8
-    assert simple_graph(src, dst, 5, square_sum=True).squares == 18
-    assert mean_endpoint_degree(simple_graph(src[:0], dst[:0], 0)) == 0.0
-    assert mean_endpoint_degree(simple_graph(src[:0], dst[:0], 3)) == 0.0
+    G = from_edges(src, dst, n=5)
+    assert mean_endpoint_degree(G, "cpu") == 18 / 8
+    assert simple_graph(G, "cpu").square_sum() == 18
+    assert mean_endpoint_degree(from_edges(src[:0], dst[:0], n=0), "cpu") == 0.0
+    assert mean_endpoint_degree(from_edges(src[:0], dst[:0], n=3), "cpu") == 0.0
 
 
 def test_mean_endpoint_degree_separates_hubs_from_grids():
     # The values the threshold sits between (docs/algorithms.md, "Choosing by itself").
-    src, dst = rmat_edges(18, seed=18)
-    assert mean_endpoint_degree(simple_graph(src, dst, 1 << 18)) >= GPU_WEDGE_SKEW
-    src, dst = barabasi_albert_edges(200_000, 10, seed=1)
-    assert mean_endpoint_degree(simple_graph(src, dst, 200_000)) < GPU_WEDGE_SKEW / 10
-    src, dst = grid_edges(300, 300, 0.05, seed=1)
-    assert mean_endpoint_degree(simple_graph(src, dst, 300 * 300)) < 10
+    rmat = from_edges(*rmat_edges(18, seed=18), n=1 << 18)
+    assert mean_endpoint_degree(rmat, "cpu") >= GPU_WEDGE_SKEW
+    ba = from_edges(*barabasi_albert_edges(200_000, 10, seed=1), n=200_000)
+    assert mean_endpoint_degree(ba, "cpu") < GPU_WEDGE_SKEW / 10
+    grid = from_edges(*grid_edges(300, 300, 0.05, seed=1), n=300 * 300)
+    assert mean_endpoint_degree(grid, "cpu") < 10
 
 
 def test_plan_of_a_graph_is_deterministic_and_explains_itself(caplog):
@@ -91,13 +87,13 @@ def test_gpu_plan_reads_the_graph():
     assert (plan.algorithm, plan.orientation, plan.ordering) == ("wedge", "id", "degree")
     # The plan read the simple graph that the count then starts from, with the sum
     # of its squared degrees computed along with it.
-    simple = rmat.simple_graph("gpu")
+    simple = simple_graph(rmat, "gpu")
     assert simple.squares is not None
-    assert mean_endpoint_degree(simple) == pytest.approx(
-        mean_endpoint_degree(simple_graph(src, dst, 1 << 18)), rel=1e-12
+    assert mean_endpoint_degree(rmat, "gpu") == pytest.approx(
+        mean_endpoint_degree(from_edges(src, dst, n=1 << 18), "cpu"), rel=1e-12
     )
     assert nx_tricount.transitivity(rmat) == nx_tricount.transitivity(rmat, device="cpu")
-    assert rmat.simple_graph("gpu") is simple
+    assert simple_graph(rmat, "gpu") is simple
     src, dst = barabasi_albert_edges(400_000, 10, seed=2)
     ba = from_edges(src, dst, n=400_000)
     assert ba.src.size >= GPU_LOOK_ROWS

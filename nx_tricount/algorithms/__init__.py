@@ -1,50 +1,26 @@
-"""Counting algorithms: one module each, the same call for every one.
+"""Counting algorithms: one module each (``algorithms/<name>.py``, declared in
+:data:`nx_tricount.catalog.ALGORITHMS`), and the one call that runs any of them.
 
-``count(prepared, algorithm, mode, device)`` runs an algorithm on a
-``Prepared`` CSR and returns ``Counts`` in original vertex ids.
+Each module exposes ``count_cpu(prepared, mode)`` (numba) and
+``count_gpu(prepared, mode, **parameters)`` (its CUDA kernel in ``kernels/``),
+both returning the total as an int or an array in CSR ids; :func:`count` turns
+that into :class:`Counts` in original vertex ids. Modules load on first use, so
+numba and CuPy are imported only when a count runs.
 """
 
 import importlib
 
+from ..catalog import ALGORITHMS
 from .counts import MODES, Counts
 
-__all__ = ["ALGORITHMS", "PREPROCESSING", "count", "Counts", "MODES"]
-
-#: Module of each algorithm, loaded on first use (numba compiles lazily).
-ALGORITHMS = {
-    "merge": "merge",
-    "wedge": "wedge",
-    "edge": "edge",
-    "vertex": "vertex",
-    "hash": "hash",
-    "bitmap": "bitmap",
-}
-
-#: The preprocessing each algorithm is designed for, used when the configuration
-#: says ``"auto"``: (orientation, ordering).
-PREPROCESSING = {
-    "merge": ("degree", "none"),  # Polak: degree orientation, ids kept
-    "wedge": ("id", "degree"),  # WeTriC: ascending-degree ids, arcs to higher ids
-    "edge": ("id", "degree"),  # WeTriC's baselines: the same preprocessing (§6.2)
-    "vertex": ("id", "degree"),
-    "hash": ("degree", "none"),  # TRUST: degree orientation
-    "bitmap": ("a-direction", "none"),  # bit-wise paper §3.1: non-center -> center
-}
+__all__ = ["count", "Counts", "MODES"]
 
 
-def _module(algorithm):
-    try:
-        name = ALGORITHMS[algorithm]
-    except KeyError:
-        raise ValueError(
-            f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}"
-        ) from None
-    return importlib.import_module(f"{__name__}.{name}")
-
-
-def has_gpu(algorithm):
-    """Whether ``algorithm`` has a GPU implementation."""
-    return hasattr(_module(algorithm), "count_gpu")
+def _implementation(algorithm):
+    """The module of ``algorithm``."""
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
+    return importlib.import_module(f"{__name__}.{algorithm}")
 
 
 def count(prepared, algorithm, mode, device="cpu", parameters=None):
@@ -54,7 +30,7 @@ def count(prepared, algorithm, mode, device="cpu", parameters=None):
     ----------
     prepared : Prepared
     algorithm : str
-        A key of :data:`ALGORITHMS`.
+        A key of :data:`nx_tricount.catalog.ALGORITHMS`.
     mode : {"total", "per_node", "per_edge"}
     device : {"cpu", "gpu"}
         Resolved device; ``prepared`` must live there.
@@ -64,10 +40,12 @@ def count(prepared, algorithm, mode, device="cpu", parameters=None):
     Returns
     -------
     Counts
+        Per node in original vertex ids; per edge aligned with the arcs of
+        ``prepared`` in CSR order (``edge_src``, ``edge_dst`` in original ids).
     """
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; accepted: {', '.join(MODES)}")
-    module = _module(algorithm)
+    module = _implementation(algorithm)
     if device == "gpu":
         raw = module.count_gpu(prepared, mode, **(parameters or {}))
     else:

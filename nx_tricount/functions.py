@@ -1,0 +1,256 @@
+"""The NetworkX functions of the backend, with NetworkX 3.6's exact semantics:
+argument rules, errors, and result shapes (a dict in G's node order, or a scalar
+for a single node; Python ``int``/``float`` only; zero coefficients as the int
+``0``). The quantities they are made of are counted by :mod:`nx_tricount.terms`.
+"""
+
+import networkx as nx
+import numpy as np
+
+from . import terms
+from .convert import from_networkx
+from .device import module_of, to_host
+from .dispatch import networkx_function
+from .frames import from_frame
+from .graph import TriGraph
+from .node_selection import per_node_result, select
+from .plan import make_plan
+
+__all__ = ["triangles", "clustering", "average_clustering", "transitivity", "from_pandas_edgelist"]
+
+_MULTIGRAPH = "not implemented for multigraph type"
+_DIRECTED = "not implemented for directed type"
+
+
+def _as_trigraph(G, weight=None):
+    """Accept a TriGraph as it is; convert a NetworkX graph (for direct calls)."""
+    if isinstance(G, TriGraph):
+        return G
+    if isinstance(G, nx.Graph):
+        return from_networkx(G, edge_attrs=None if weight is None else {weight: 1})
+    raise TypeError(f"expected a TriGraph or a NetworkX graph, got {type(G).__name__}")
+
+
+def _coefficients(t, denominator):
+    """``t / denominator`` as Python floats, with the int 0 where ``t == 0``."""
+    xp = module_of(t)
+    nonzero = t != 0
+    ratio = xp.zeros(t.shape, dtype=np.float64)
+    ratio[nonzero] = t[nonzero] / denominator[nonzero]  # CuPy's divide has no where=.
+    values = to_host(ratio).tolist()
+    for i in np.flatnonzero(~to_host(nonzero)).tolist():
+        values[i] = 0
+    return values
+
+
+def _single_node_is_cheaper(args, kwargs):
+    """Decline automatic conversion for one node of a NetworkX graph: NetworkX
+    answers one node faster than the backend converts the whole graph."""
+    if len(args) > 1:
+        G, nodes = args[0], args[1]
+        if nodes is not None and isinstance(G, nx.Graph) and nodes in G:
+            return "a single node: NetworkX answers faster than a conversion"
+    return True
+
+
+@networkx_function(should_run=_single_node_is_cheaper)
+def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None):
+    """Count the triangles at each node (NetworkX's ``triangles``).
+
+    Parameters
+    ----------
+    G : TriGraph or networkx.Graph
+        Undirected. A multigraph is allowed when ``nodes`` is None (parallel
+        edges collapse), as in NetworkX.
+    nodes : node, container of nodes, or None
+        A single node gives an int; a container gives a dict over its members
+        that are in G; None gives every node.
+    algorithm, orientation, ordering, device : str, optional
+        Override ``nx.config.backends.tricount`` for this call.
+
+    Returns
+    -------
+    dict or int
+        Number of triangles keyed by node, in G's (or the container's) order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.triangles(nx.complete_graph(4), backend="tricount")
+    {0: 3, 1: 3, 2: 3, 3: 3}
+    """
+    G = _as_trigraph(G)
+    if G.directed:
+        raise nx.NetworkXNotImplemented(_DIRECTED)
+    if nodes is not None and G.multigraph:
+        raise nx.NetworkXNotImplemented(_MULTIGRAPH)
+    selection = select(G, nodes)
+    plan = make_plan(
+        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
+    )
+    per_node = terms.triangles_per_node(G, plan)
+    return per_node_result(G, selection, to_host(per_node).tolist())
+
+
+@networkx_function(should_run=_single_node_is_cheaper)
+def clustering(
+    G, nodes=None, weight=None, *, algorithm=None, orientation=None, ordering=None, device=None
+):
+    """Clustering coefficient of each node (NetworkX's ``clustering``).
+
+    Unweighted, weighted (geometric mean of normalised weights), directed
+    (Fagiolo) and directed weighted, exactly as NetworkX defines them.
+
+    Parameters
+    ----------
+    G : TriGraph or networkx.Graph
+        Not a multigraph.
+    nodes : node, container of nodes, or None
+    weight : str or None
+        Edge attribute holding the weight; edges without it weigh 1.
+    algorithm, orientation, ordering, device : str, optional
+        Override ``nx.config.backends.tricount`` for this call.
+
+    Returns
+    -------
+    dict or float
+        Coefficients keyed by node (a float, or the int 0 where a node has no
+        triangle); a single value for a single node.
+
+    Raises
+    ------
+    NetworkXNotImplemented
+        G is a multigraph.
+    ZeroDivisionError
+        Every weight is 0, as in NetworkX.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.clustering(nx.path_graph(3), backend="tricount")
+    {0: 0, 1: 0, 2: 0}
+    """
+    G = _as_trigraph(G, weight)
+    if G.multigraph:
+        raise nx.NetworkXNotImplemented(_MULTIGRAPH)
+    selection = select(G, nodes)
+    plan = make_plan(
+        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
+    )
+    considered = slice(None) if selection is None else selection[1]
+    t, denominator = terms.clustering_terms(G, plan, weight, considered)
+    return per_node_result(G, selection, _coefficients(t, denominator))
+
+
+@networkx_function
+def average_clustering(
+    G,
+    nodes=None,
+    weight=None,
+    count_zeros=True,
+    *,
+    algorithm=None,
+    orientation=None,
+    ordering=None,
+    device=None,
+):
+    """Average clustering coefficient (NetworkX's ``average_clustering``).
+
+    Parameters
+    ----------
+    G : TriGraph or networkx.Graph
+    nodes : container of nodes, optional
+    weight : str or None
+    count_zeros : bool
+        If False, average only over nodes with a nonzero coefficient.
+    algorithm, orientation, ordering, device : str, optional
+        Override ``nx.config.backends.tricount`` for this call.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ZeroDivisionError
+        No node to average over (empty graph, ``nodes=[]``, or all zeros with
+        ``count_zeros=False``), as in NetworkX.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.average_clustering(nx.complete_graph(5), backend="tricount")
+    1.0
+    """
+    settings = dict(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
+    c = clustering(G, nodes, weight, **settings).values()
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    # Summed in node order with Python's sum, as NetworkX does (exact equality).
+    return sum(c) / len(c)
+
+
+@networkx_function
+def transitivity(G, *, algorithm=None, orientation=None, ordering=None, device=None):
+    """Transitivity ``3 * triangles / triads`` (NetworkX's ``transitivity``).
+
+    On a directed graph, NetworkX counts on successor sets: transitive triples
+    ``v->w, v->u, w->u`` over ordered successor pairs; so does this function,
+    on the arcs as given (``orientation`` and ``ordering`` do not apply).
+
+    Parameters
+    ----------
+    G : TriGraph or networkx.Graph
+        Not a multigraph.
+    algorithm, orientation, ordering, device : str, optional
+        Override ``nx.config.backends.tricount`` for this call.
+
+    Returns
+    -------
+    float, or the int 0 when G has no triangle
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.transitivity(nx.complete_graph(5), backend="tricount")
+    1.0
+    """
+    G = _as_trigraph(G)
+    if G.multigraph:
+        raise nx.NetworkXNotImplemented(_MULTIGRAPH)
+    if G.n == 0:
+        return 0
+    plan = make_plan(
+        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
+    )
+    closed, triads = terms.transitivity_sums(G, plan)
+    return 0 if closed == 0 else closed / triads
+
+
+@networkx_function
+def from_pandas_edgelist(
+    df, source="source", target="target", edge_attr=None, create_using=None, edge_key=None
+):
+    """NetworkX's ``from_pandas_edgelist``, returning a ``TriGraph`` (also for cuDF).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame or cudf.DataFrame
+    source, target, edge_attr, create_using, edge_key
+        As in :func:`networkx.from_pandas_edgelist`; ``create_using`` gives the
+        graph class.
+
+    Returns
+    -------
+    TriGraph
+    """
+    kind = nx.empty_graph(0, create_using)
+    return from_frame(
+        df,
+        source,
+        target,
+        edge_attr,
+        directed=kind.is_directed(),
+        multigraph=kind.is_multigraph(),
+        edge_key=edge_key,
+    )

@@ -1,0 +1,64 @@
+"""NetworkX's rules for the ``nodes`` argument and for per-node results.
+
+``nodes`` is one node of G (a scalar result), a container or iterator of nodes
+(a dict over its members that are in G, in its order), or None (every node, in
+G's order); members not in G are skipped, unhashable ones are errors, exactly as
+``G.nbunch_iter`` does.
+"""
+
+import networkx as nx
+
+__all__ = ["select", "per_node_result"]
+
+
+def _nbunch(G, nodes):
+    """Keys and ids of ``G.nbunch_iter(nodes)``, with NetworkX's rules and errors.
+
+    ``nodes`` is not a single node of G. The keys are the container's own
+    objects, in its order.
+    """
+    keys, ids = [], []
+    member = None
+    try:
+        for member in nodes:
+            hash(member)  # NetworkX's dict lookup rejects unhashable members
+            if member in G:
+                keys.append(member)
+                ids.append(G.node_id(member))
+    except TypeError as err:
+        message = err.args[0] if err.args else ""
+        exc = err
+        if "iter" in message:
+            exc = nx.NetworkXError("nbunch is not a node or a sequence of nodes.")
+        if "object is not iterable" in message:
+            exc = nx.NetworkXError(f"Node {nodes} is not in the graph.")
+        if "hashable" in message:
+            exc = nx.NetworkXError(f"Node {member} in sequence nbunch is not a valid node.")
+        raise exc from None
+    return keys, ids
+
+
+def select(G, nodes):
+    """The vertices a NetworkX computation visits for ``nodes``.
+
+    Returns None for every node, else ``(keys, ids, single)``: the result keys,
+    their ids, and whether ``nodes`` is a single node (a scalar result). An
+    iterator ``nodes`` is consumed here, once.
+    """
+    if nodes is None:
+        return None
+    if nodes in G:
+        return [nodes], [G.node_id(nodes)], True
+    keys, ids = _nbunch(G, nodes)
+    return keys, ids, False
+
+
+def per_node_result(G, selection, values):
+    """Shape per-vertex Python values (a list in id order) as NetworkX does for
+    the selection: a dict in G's or the container's order, or one value."""
+    if selection is None:
+        return dict(zip(G.label_list(), values))
+    keys, ids, single = selection
+    if single:
+        return values[ids[0]]
+    return {key: values[i] for key, i in zip(keys, ids)}

@@ -1,0 +1,87 @@
+"""The per-vertex quantities NetworkX's triangle functions are made of, counted
+on a ``TriGraph`` as a plan says: triangles per node, the numerator ``t`` and
+denominator of each vertex's clustering coefficient, and the two sums of
+transitivity. Arrays stay on the plan's device; the NetworkX layer
+(:mod:`nx_tricount.functions`) shapes them into NetworkX's results.
+"""
+
+from . import preparation
+from .device import to_host
+from .execute import run
+
+__all__ = ["triangles_per_node", "clustering_terms", "transitivity_sums"]
+
+
+def triangles_per_node(G, plan):
+    """Triangles at each vertex of ``G``'s simple undirected graph (int64 array)."""
+    prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
+    return run(plan, prepared, "per_node").per_node
+
+
+def clustering_terms(G, plan, weight, considered):
+    """``(t, denominator)`` per vertex: each vertex's clustering is ``t / denominator``.
+
+    Undirected: ``t`` is twice the triangles (or the weighted sums) at the vertex
+    and the denominator ``deg (deg - 1)``. Directed (Fagiolo): ``t`` is twice the
+    sums over the directed pairs' values and the denominator
+    ``2 (d_tot (d_tot - 1) - 2 d_recip)``.
+
+    Parameters
+    ----------
+    G : TriGraph
+    plan : Plan
+    weight : str or None
+    considered : slice or list of int
+        The vertices NetworkX visits: where it would divide by a zero
+        ``max_weight``, ZeroDivisionError is raised as NetworkX raises it.
+
+    Raises
+    ------
+    ZeroDivisionError
+        Every weight is 0 and NetworkX would divide by the largest one.
+    """
+    settings = (plan.orientation, plan.ordering, plan.device)
+    if G.directed:
+        pairs = preparation.directed_pairs_csr(G, *settings, weight)
+        # NetworkX divides by max_weight only inside its sums over triangles.
+        if pairs.max_weight == 0:
+            unweighted, _ = clustering_terms(G, plan, None, considered)
+            if bool((unweighted[considered] != 0).any()):
+                raise ZeroDivisionError("division by zero")
+        sums = run(plan, pairs.prepared, "per_node").per_node
+        total, reciprocal = pairs.total_degree, pairs.reciprocal_degree
+        return 2 * sums, 2 * (total * (total - 1) - 2 * reciprocal)
+    prepared = preparation.oriented_csr(G, *settings, weight)
+    degree = prepared.to_original_vertices(prepared.degree)
+    if weight is not None:
+        _, max_weight = preparation.normalised_weights(G, weight, plan.device)
+        # NetworkX divides by max_weight for every neighbour of a visited node.
+        if max_weight == 0 and bool((degree[considered] > 0).any()):
+            raise ZeroDivisionError("division by zero")
+    sums = run(plan, prepared, "per_node").per_node
+    return 2 * sums, degree * (degree - 1)
+
+
+def transitivity_sums(G, plan):
+    """``(closed, triads)`` as Python ints: transitivity is ``closed / triads``.
+
+    Undirected: six times the triangles over ``sum deg (deg - 1)``. Directed, as
+    NetworkX counts on successor sets: the transitive triples ``v->w, v->u,
+    w->u`` over the ordered pairs of successors, ``sum d+ (d+ - 1)``.
+    """
+    if G.directed:
+        prepared = preparation.successor_csr(G, plan.device)
+        closed = run(plan, prepared, "total").total
+        degree = to_host(prepared.indptr[1:] - prepared.indptr[:-1])
+    else:
+        prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
+        closed = 6 * run(plan, prepared, "total").total
+        degree = to_host(prepared.degree)
+    return closed, _exact_sum(degree * (degree - 1))
+
+
+def _exact_sum(values):
+    """Sum of a non-negative int64 array as a Python int, without overflow."""
+    high = int((values >> 32).sum())
+    low = int((values & 0xFFFFFFFF).sum())
+    return (high << 32) + low

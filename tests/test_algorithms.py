@@ -96,17 +96,40 @@ def test_weighted_per_node_sums_products(algorithm, orientation, ordering):
     np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
-@pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_arcs_total_counts_transitive_triples(algorithm):
-    rng = np.random.default_rng(4)
-    src = rng.integers(0, 60, 500)
-    dst = rng.integers(0, 60, 500)
+def _random_arcs(seed, n, m):
+    """A random directed edge list on ``n`` vertices (with 2-cycles, self-loops and
+    duplicates) and its transitive triples ``(u, v, w)``: arcs u->v, u->w, v->w."""
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, n, m)
+    dst = rng.integers(0, n, m)
     D = nx.DiGraph(zip(src.tolist(), dst.tolist()))
     D.remove_edges_from(nx.selfloop_edges(D))
-    expected = sum(
-        1 for v in D for w in D[v] for u in D[v] if u != w and D.has_edge(w, u)
-    )
-    assert count(prepare_arcs(src, dst, 60), algorithm, "total").total == expected
+    triples = [(u, v, w) for u in D for v in D[u] for w in D[u] if w != v and D.has_edge(v, w)]
+    return src, dst, D, triples
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_arcs_total_counts_transitive_triples(algorithm):
+    src, dst, _, triples = _random_arcs(4, 60, 500)
+    assert count(prepare_arcs(src, dst, 60), algorithm, "total").total == len(triples)
+
+
+@pytest.mark.parametrize("algorithm", [a for a in ALGORITHMS if a != "wedge"])
+def test_arcs_per_node_and_per_edge_credit_transitive_triples(algorithm):
+    # Each transitive triple counts at its three vertices and on its three arcs.
+    # (wedge credits a wedge closed both ways once per node and per edge, on the
+    # CPU as in kernels/wedge.cu; its total counts both.)
+    src, dst, D, triples = _random_arcs(5, 50, 400)
+    per_node, per_arc = np.zeros(50, dtype=np.int64), dict.fromkeys(D.edges, 0)
+    for u, v, w in triples:
+        per_node[[u, v, w]] += 1
+        for arc in ((u, v), (u, w), (v, w)):
+            per_arc[arc] += 1
+    p = prepare_arcs(src, dst, 50)
+    assert count(p, algorithm, "per_node").per_node.tolist() == per_node.tolist()
+    got = count(p, algorithm, "per_edge")
+    arcs = zip(got.edge_src.tolist(), got.edge_dst.tolist())
+    assert dict(zip(arcs, got.per_edge.tolist())) == per_arc
 
 
 def test_wedge_pair_enumerates_row_major_upper_triangle():

@@ -10,7 +10,10 @@ import numba
 import numpy as np
 from numba import njit
 
-from .counts import PER_EDGE, PER_NODE
+from .counts import PER_EDGE, PER_NODE, TOTAL
+
+#: The kernels' integer code of each mode.
+_MODE_CODES = {"total": TOTAL, "per_node": PER_NODE, "per_edge": PER_EDGE}
 
 __all__ = ["accumulate_per_thread", "credit_arc", "credit_triangle"]
 
@@ -21,24 +24,27 @@ def accumulate_per_thread(kernel, arrays, prepared, mode):
     Parameters
     ----------
     kernel : numba function
-        Adds counts into ``out[thread_id]``.
+        Adds counts into ``out[thread_id]``; with mode TOTAL, into ``out[thread_id, 0]``.
     arrays : tuple
         The kernel's leading arguments (CSR arrays and algorithm extras).
     prepared : Prepared
         Gives the length (``n`` per vertex, ``m`` per arc) and the arc values.
-    mode : {"per_node", "per_edge"}
+    mode : {"total", "per_node", "per_edge"}
+        Kernels with a reduction of their own count ``"total"`` without this.
 
     Returns
     -------
-    numpy array
-        int64 counts, or the values' dtype for weighted per-vertex sums.
+    int or numpy array
+        The total; or int64 counts, or the values' dtype for weighted per-vertex sums.
     """
-    mode_code = PER_NODE if mode == "per_node" else PER_EDGE
+    mode_code = _MODE_CODES[mode]
     weighted = prepared.values is not None and mode_code == PER_NODE
-    length = prepared.n if mode_code == PER_NODE else prepared.m
+    length = {TOTAL: 8, PER_NODE: prepared.n, PER_EDGE: prepared.m}[mode_code]  # 8: a cache line
     values = prepared.values if weighted else np.zeros(0, dtype=np.int64)
     out = np.zeros((numba.get_num_threads(), length), dtype=values.dtype)
     kernel(*arrays, values, weighted, mode_code, out)
+    if mode_code == TOTAL:
+        return int(out[:, 0].sum())
     return out.sum(axis=0)
 
 

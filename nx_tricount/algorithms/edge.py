@@ -1,20 +1,16 @@
 """Edge-parallel binary-search counting, WeTriC's baseline (wetric-wedge-parallel.md
 §6.2): one task per oriented arc ``u -> v``, counting ``|N+(u) ∩ N+(v)|`` by
-searching each element of the shorter list in the longer one.
-
-It meets the same triangles as the merge algorithm, at the same arcs, so every
-mode gives the same result; the intersection costs ``O(min · log max)`` instead
-of ``O(d+(u) + d+(v))``, which pays on the arcs into high-degree vertices.
+searching each element of the shorter list in the longer one. docs/algorithms.md
+has the notes.
 """
 
-import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from .accumulate import accumulate_per_thread, credit_arc, credit_triangle
+from .accumulate import credit_triangle
 from .counts import TOTAL
 
-__all__ = ["count_cpu", "count_gpu", "search_arc"]
+__all__ = ["count_cpu", "count_gpu", "search_intersection"]
 
 
 @njit(cache=True, inline="always")
@@ -29,16 +25,15 @@ def _lower_bound(indices, lo, hi, x):
     return lo
 
 
-@njit(cache=True)
-def search_arc(indptr, indices, e, u, v, values, weighted, mode, row):
-    """Triangles on arc ``e = u -> v``; with a mode other than TOTAL, each one's
-    third vertex (or its two other arcs) is credited in ``row``.
+@njit(cache=True, inline="always")
+def search_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, mode, row):
+    """Triangles on arc ``e = u -> v`` by binary search of ``indices[i:i_end]``
+    (``N+(u)``) and ``indices[j:j_end]`` (``N+(v)``); the intersection of ``per_arc``
+    for the edge and vertex algorithms.
 
     After each hit or miss, the lower bound of the searched list moves past the
     element searched for: both lists are sorted.
     """
-    i, i_end = indptr[u], indptr[u + 1]
-    j, j_end = indptr[v], indptr[v + 1]
     found = 0
     if i_end - i <= j_end - j:
         while i < i_end and j < j_end:
@@ -63,39 +58,12 @@ def search_arc(indptr, indices, e, u, v, values, weighted, mode, row):
     return found
 
 
-@njit(parallel=True, cache=True)
-def _total(indptr, indices, rows):
-    no_values = np.zeros(0, dtype=np.int64)
-    total = 0
-    for e in prange(indices.size):
-        total += search_arc(indptr, indices, e, rows[e], indices[e], no_values, False, TOTAL, no_values)
-    return total
-
-
-@njit(parallel=True, cache=True)
-def _accumulate(indptr, indices, rows, values, weighted, mode, out):
-    """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
-    for e in prange(indices.size):
-        row = out[numba.get_thread_id()]
-        u = rows[e]
-        v = indices[e]
-        found = search_arc(indptr, indices, e, u, v, values, weighted, mode, row)
-        credit_arc(row, weighted, mode, e, u, v, found)
-
-
 def count_cpu(prepared, mode):
-    """Count on the CPU; returns an int (total) or an array in CSR ids.
+    """Count on the CPU, one task per arc (``per_arc.count_arcs``); returns an int
+    (total) or an array in CSR ids."""
+    from . import per_arc  # here: per_arc imports search_intersection from this module
 
-    Parameters
-    ----------
-    prepared : Prepared
-        Oriented CSR (host arrays).
-    mode : {"total", "per_node", "per_edge"}
-    """
-    p = prepared
-    if mode == "total":
-        return int(_total(p.indptr, p.indices, p.rows))
-    return accumulate_per_thread(_accumulate, (p.indptr, p.indices, p.rows), p, mode)
+    return per_arc.count_arcs(per_arc.SEARCH, prepared, mode)
 
 
 def count_gpu(prepared, mode):

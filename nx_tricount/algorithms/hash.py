@@ -1,26 +1,19 @@
 """Vertex-centric hashing (trust-hashing.md §3): one task per vertex ``u``
 puts its out-neighbours ``N+(u)`` in a table once, then looks up every 2-hop
 neighbour ``w ∈ N+(v)`` of every ``v ∈ N+(u)``; each hit closes the triangle
-``(u, v, w)``. One table per vertex (not per arc) is TRUST's point: ``n``
-table builds instead of ``m``, and each lookup is O(1).
-
-The GPU kernel (``kernels/hash.cu``) is TRUST's design: bucketed tables with
-interleaved levels, bucket lengths and the first levels in shared memory,
-virtual combination of the 2-hop lists, a block per vertex of out-degree above
-``block_degree`` and a warp per smaller one, and chunked dynamic scheduling.
-
-The CPU engine uses a direct-address table instead: one array of ``n`` slots per
-thread, where slot ``w`` holds the CSR position of the arc ``u -> w``. A slot
-written for an earlier vertex holds a position outside ``u``'s CSR row, so the
-table never needs clearing and has no collisions. Buckets, interleaving and the
-warp/block split are GPU shared-memory mechanics with no gain on a CPU core.
+``(u, v, w)``. The GPU kernel (``kernels/hash.cu``) has TRUST's bucketed tables;
+the CPU engine a direct-address table of ``n`` slots per thread, where slot ``w``
+holds the CSR position of the arc ``u -> w`` (a slot written for an earlier vertex
+lies outside ``u``'s CSR row, so the table is never cleared). docs/algorithms.md
+has the notes.
 """
 
 import numba
 import numpy as np
 from numba import njit, prange
 
-from .counts import PER_EDGE, PER_NODE, TOTAL
+from .accumulate import accumulate_per_thread
+from .counts import PER_NODE, TOTAL
 
 __all__ = ["count_cpu", "count_gpu"]
 
@@ -37,25 +30,24 @@ BLOCK_DEGREE = 100
 GPU_THREADS = 256
 
 #: Levels of each bucket cached in shared memory in a block's and a warp's table
-#: (TRUST §3.2 caches 6; a warp's 128 buckets hold at most 100 entries, and with 4
-#: levels eight blocks fit a multiprocessor), and levels a bucket holds in all
-#: before it overflows into the next one (TRUST sees at most 16 collisions after its
-#: reorderings).
+#: (TRUST §3.2 caches 6), and levels a bucket holds in all before it overflows into
+#: the next one (TRUST sees at most 16 collisions after its reorderings) (measured:
+#: docs/benchmarks.md, 'hash: warp buckets, heavy tasks and cached levels').
 CACHED_LEVELS = 6
 WARP_CACHED_LEVELS = 4
 MIN_LEVELS = 16
 
 #: Buckets of a warp's table, the default of :func:`count_gpu`; a power of two.
 #: TRUST uses 32, one per lane; 128 shortens the buckets of vertices of out-degree
-#: up to 100, 5-12% faster on R-MAT 18 and 22 on an H100 (docs/benchmarks.md).
+#: up to 100 (measured: docs/benchmarks.md, 'hash: warp buckets, heavy tasks and
+#: cached levels').
 WARP_BUCKETS = 128
 
 #: Mean 2-hop entries per task (TRUST's collective degree over the tasks) from
-#: which tasks count as heavy. On an H100 (docs/benchmarks.md): graphs of heavy
-#: tasks (R-MAT, thousands per task) run fastest with one vertex a take and the
-#: registers capped for full occupancy (8 blocks a multiprocessor); graphs of light
-#: ones (the grid, Barabási–Albert: tens per task) with several vertices a take
-#: and twice the registers (4 blocks), up to 1.7x faster.
+#: which tasks count as heavy: graphs of heavy tasks run with one vertex a take and
+#: the registers capped for 8 blocks a multiprocessor, graphs of light ones with
+#: several vertices a take and 4 blocks (measured: docs/benchmarks.md, 'hash: warp
+#: buckets, heavy tasks and cached levels').
 HEAVY_TASK = 1000
 
 #: Shared memory a block's table may use (bytes): the rest of the multiprocessor's
@@ -68,12 +60,11 @@ MIN_BUCKETS, MAX_BUCKETS = 64, 1024
 
 
 @njit(parallel=True, cache=True)
-def _count(indptr, indices, values, weighted, mode, slots, buffers, out):
-    """Credit every triangle once, into this thread's row of ``out``.
-
-    ``mode`` TOTAL adds the count into ``out[thread, 0]``; PER_NODE and
-    PER_EDGE credit vertices or arcs; ``weighted`` (PER_NODE) adds the product
-    of the three arc values instead of 1.
+def _count(indptr, indices, slots, buffers, values, weighted, mode, out):
+    """Credit every triangle once, into this thread's row of ``out`` (see
+    ``accumulate.accumulate_per_thread``): ``mode`` TOTAL adds the count into
+    ``out[thread, 0]``; PER_NODE and PER_EDGE credit vertices or arcs; ``weighted``
+    (PER_NODE) adds the product of the three arc values instead of 1.
     """
     n = indptr.size - 1
     chunks = (n + CHUNK - 1) // CHUNK
@@ -99,8 +90,8 @@ def _count(indptr, indices, values, weighted, mode, slots, buffers, out):
                     found += hits
                     continue
                 # Collect the closing arcs v -> w without a branch (a store on
-                # every step, the count advancing on hits): mispredicted
-                # branches and scattered stores in this loop cost a third more.
+                # every step, the count advancing on hits): faster than a branch
+                # and a scattered store per hit (docs/algorithms.md, CPU engine).
                 for vw in range(indptr[v], indptr[v + 1]):
                     uw = slot[indices[vw]]
                     closing[hits] = vw
@@ -142,20 +133,12 @@ def count_cpu(prepared, mode):
     """
     p = prepared
     threads = numba.get_num_threads()
-    weighted = p.values is not None and mode == "per_node"
-    values = p.values if weighted else np.zeros(0, dtype=np.int64)
-    length = {"total": 8, "per_node": p.n, "per_edge": p.m}[mode]  # 8: one cache line
-    out = np.zeros((threads, length), dtype=values.dtype)
     # Arc positions in 32 bits where they fit: half the table, more of it in cache.
     position = np.int32 if p.m < 2**31 else np.int64
     slots = np.full((threads, p.n), -1, dtype=position)
     max_out_degree = int(np.diff(p.indptr).max()) if p.m else 0
     buffers = np.empty((threads, max_out_degree), dtype=position)
-    code = {"total": TOTAL, "per_node": PER_NODE, "per_edge": PER_EDGE}[mode]
-    _count(p.indptr, p.indices, values, weighted, code, slots, buffers, out)
-    if mode == "total":
-        return int(out[:, 0].sum())
-    return out.sum(axis=0)
+    return accumulate_per_thread(_count, (p.indptr, p.indices, slots, buffers), p, mode)
 
 
 def _task_lists(prepared, block_degree):

@@ -1,88 +1,45 @@
 """Polak's forward algorithm (polak-forward.md §II): one task per oriented arc
 ``u -> v``, counting ``|N+(u) ∩ N+(v)|`` by a two-pointer merge of the two
-sorted out-neighbour lists.
-
-On an acyclic orientation each triangle is met exactly once, at the arc
-between its two lowest vertices. On the arcs of a directed graph as given it
-counts transitive triples ``u->v, u->w, v->w`` instead (directed transitivity).
+sorted out-neighbour lists. On the arcs of a directed graph as given it counts
+transitive triples ``u->v, u->w, v->w``. docs/algorithms.md has the notes.
 """
 
-import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from .accumulate import accumulate_per_thread, credit_arc, credit_triangle
+from .accumulate import credit_triangle
+from .counts import TOTAL
 
-__all__ = ["count_cpu", "count_gpu"]
-
-
-@njit(parallel=True, cache=True)
-def _total(indptr, indices, rows):
-    total = 0
-    for e in prange(indices.size):
-        u = rows[e]
-        v = indices[e]
-        i, i_end = indptr[u], indptr[u + 1]
-        j, j_end = indptr[v], indptr[v + 1]
-        found = 0
-        while i < i_end and j < j_end:
-            a = indices[i]
-            b = indices[j]
-            if a < b:
-                i += 1
-            elif a > b:
-                j += 1
-            else:
-                found += 1
-                i += 1
-                j += 1
-        total += found
-    return total
+__all__ = ["count_cpu", "count_gpu", "merge_intersection"]
 
 
-@njit(parallel=True, cache=True)
-def _accumulate(indptr, indices, rows, values, weighted, mode, out):
-    """Add per-vertex (mode PER_NODE) or per-arc (PER_EDGE) counts into ``out``.
-
-    ``out`` has one row per thread, so threads never write the same cell; the
-    caller sums the rows. With ``weighted``, each triangle adds the product of
-    its three arc values instead of 1 (PER_NODE only).
-    """
-    for e in prange(indices.size):
-        row = out[numba.get_thread_id()]
-        u = rows[e]
-        v = indices[e]
-        i, i_end = indptr[u], indptr[u + 1]
-        j, j_end = indptr[v], indptr[v + 1]
-        found = 0
-        while i < i_end and j < j_end:
-            a = indices[i]
-            b = indices[j]
-            if a < b:
-                i += 1
-            elif a > b:
-                j += 1
-            else:
+@njit(cache=True, inline="always")
+def merge_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, mode, row):
+    """Triangles on arc ``e = u -> v`` by merging ``indices[i:i_end]`` (``N+(u)``)
+    and ``indices[j:j_end]`` (``N+(v)``); the intersection of ``per_arc``."""
+    found = 0
+    while i < i_end and j < j_end:
+        a = indices[i]
+        b = indices[j]
+        if a < b:
+            i += 1
+        elif a > b:
+            j += 1
+        else:
+            if mode != TOTAL:
                 credit_triangle(row, values, weighted, mode, e, i, j, u, v, a)
-                found += 1
-                i += 1
-                j += 1
-        credit_arc(row, weighted, mode, e, u, v, found)
+            found += 1
+            i += 1
+            j += 1
+    return found
 
 
 def count_cpu(prepared, mode):
-    """Count on the CPU; returns an int (total) or an array in CSR ids.
+    """Count on the CPU, one task per arc (``per_arc.count_arcs``); returns an int
+    (total) or an array in CSR ids."""
+    from . import per_arc  # here: per_arc imports merge_intersection from this module
 
-    Parameters
-    ----------
-    prepared : Prepared
-        Oriented CSR (host arrays).
-    mode : {"total", "per_node", "per_edge"}
-    """
-    p = prepared
-    if mode == "total":
-        return int(_total(p.indptr, p.indices, p.rows))
-    return accumulate_per_thread(_accumulate, (p.indptr, p.indices, p.rows), p, mode)
+    return per_arc.count_arcs(per_arc.MERGE, prepared, mode)
 
 
 def count_gpu(prepared, mode):

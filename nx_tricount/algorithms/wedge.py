@@ -1,21 +1,10 @@
-"""WeTriC's wedge-parallel counting (wetric-wedge-parallel.md §3).
-
-Every oriented wedge ``(v; w, u)`` — two out-neighbours ``w, u`` of ``v`` —
-gets a 64-bit global index. ``wedge_prefix[v]`` is the number of wedges of the
-vertices before ``v`` (prefix sum of ``C(d+(v), 2)``); a task finds its base
-vertex by binary search over it (step a), turns the index within ``v`` into the
-pair ``(w, u)`` by the triangular-number mapping (step b), and binary searches
-``N+(w)`` for ``u`` (step c). A task covers ``spread`` consecutive wedges,
-stepping from one to the next without searching again (§5.2).
-
-The paper orients by ascending-degree ids (ordering ``degree``, orientation
-``id``), so the closing arc of a wedge always runs from the smaller id to the
-larger. Under any other orientation the closing arc may run either way, and both
-directions are searched.
-
-``count_gpu`` runs the same enumeration in ``kernels/wedge.cu``, with the paper's
-cooperation through shared memory (§5.3) and bitmap rows (§5.4); docs/algorithms.md
-says how it maps to the paper and where it departs from it.
+"""WeTriC's wedge-parallel counting (wetric-wedge-parallel.md §3, §5): every
+oriented wedge ``(v; w, u)`` gets a 64-bit index; a task takes ``spread``
+consecutive wedges, finds its base vertex by binary search over the wedge prefix
+sums, maps its index to the pair ``(w, u)`` by the triangular root, and binary
+searches ``N+(w)`` for ``u`` (both directions unless arcs go to higher ids).
+``count_gpu`` runs it in ``kernels/wedge.cu`` with the paper's cooperation through
+shared memory and bitmap rows. docs/algorithms.md has the notes.
 """
 
 import math
@@ -38,33 +27,32 @@ __all__ = [
     "BITMAP_MIN_DEGREE",
 ]
 
-#: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`: with
-#: :data:`THREADS`, the fastest of the spreads 4 to 32 measured on R-MAT scales 18
-#: to 22 on an H100 (docs/benchmarks.md). Odd, so that the lanes' slots, a spread
-#: apart, fall on different shared-memory banks.
+#: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`. Odd, so that the
+#: lanes' slots, a spread apart, fall on different shared-memory banks (measured:
+#: docs/benchmarks.md, 'wedge: spread, fill and threads').
 SPREAD = 19
 
 #: Bitmap rows (§5.4), the default of :func:`count_gpu`: the closing arcs of wedges
 #: whose middle vertex is among the last ``BITMAP_ROWS`` ids are looked up in an
 #: upper-triangular ``x * x`` bit matrix (256 MiB at 65536) instead of by binary
-#: search; more rows were faster up to 65536 on R-MAT scale 22 (docs/benchmarks.md).
-#: Used with ascending-degree ids only (ordering "degree", orientation "id"), and only
-#: for vertices of degree at least :data:`BITMAP_MIN_DEGREE`.
+#: search. Used with ascending-degree ids only (ordering "degree", orientation "id"),
+#: and only for vertices of degree at least :data:`BITMAP_MIN_DEGREE` (measured:
+#: docs/benchmarks.md, 'wedge: bitmap rows').
 BITMAP_ROWS = 65536
 
 #: Rounds of :data:`SPREAD` wedges each resident thread should get; graphs with
-#: fewer wedges get a smaller spread. On the 1000x1000 grid (1.27e6 wedges, H100)
-#: spreads 2 / 4 / 7 / 12 / 20 took 0.041 / 0.044 / 0.053 / 0.089 / 0.126 ms; R-MAT
-#: graphs have 178 or more wedges per resident thread and keep :data:`SPREAD`.
+#: fewer wedges get a smaller spread (measured: docs/benchmarks.md, 'wedge: spread,
+#: fill and threads').
 FILL = 4
 
 #: Threads per block of the counting kernel: a round of cooperation covers
-#: ``THREADS * SPREAD`` wedges between two barriers (128 and 256 were within 1%).
+#: ``THREADS * SPREAD`` wedges between two barriers (measured: docs/benchmarks.md,
+#: 'wedge: spread, fill and threads').
 THREADS = 128
 
 #: Smallest undirected degree of a bitmap row: below it a binary search of N+(w)
-#: takes a few steps and the bitmap would only cost memory (grids, road networks;
-#: the value was not tuned).
+#: takes a few steps and the bitmap would only cost memory (docs/benchmarks.md,
+#: 'wedge: bitmap rows').
 BITMAP_MIN_DEGREE = 32
 
 #: Wedges per CPU task: enough to amortise the base-vertex search, small enough

@@ -1,0 +1,112 @@
+"""The CPU driver of the arc-intersection algorithms, as ``kernels/common.cu`` is
+on the GPU: merge, edge and bitmap run one task per oriented arc
+``e = rows[e] -> indices[e]``, vertex one task per vertex ``u`` over its arcs, and
+each algorithm gives only its intersection of ``N+(u)`` and ``N+(v)``.
+
+An intersection is ``intersect(indices, i, i_end, j, j_end, e, u, v, values,
+weighted, mode, row) -> found``: it walks ``N+(u)`` over ``indices[i:i_end]`` and
+``N+(v)`` over ``indices[j:j_end]``, credits each triangle's third vertex (or its two
+other arcs) with ``accumulate.credit_triangle`` unless ``mode`` is TOTAL, and
+returns the number of triangles on the arc; the driver credits the arc's ends (or
+the arc) with ``accumulate.credit_arc``.
+
+The algorithm is an int code (:data:`MERGE`, :data:`SEARCH`, :data:`BITMAP`) that
+the task branches on: the branch is loop-invariant and always predicted. Passing the
+intersection as an argument, or closing over it, would miss numba's on-disk cache in
+every new process.
+"""
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from .accumulate import accumulate_per_thread, credit_arc
+from .bitmap import slice_intersection
+from .counts import TOTAL
+from .edge import search_intersection
+from .merge import merge_intersection
+
+__all__ = ["MERGE", "SEARCH", "BITMAP", "count_arcs", "count_vertices"]
+
+#: Intersection codes: two-pointer merge, binary search (edge and vertex), bit slices.
+MERGE, SEARCH, BITMAP = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row):
+    """Triangles on arc ``e = u -> v``, credited in ``row`` unless ``mode`` is TOTAL.
+
+    With every arc going to a higher id (``ascending``), every common out-neighbour
+    lies after ``v`` in ``N+(u)``, so ``u``'s list is walked from ``e + 1``.
+    """
+    i = e + 1 if ascending else indptr[u]
+    i_end = indptr[u + 1]
+    j, j_end = indptr[v], indptr[v + 1]
+    if kind == MERGE:
+        found = merge_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, mode, row)
+    elif kind == SEARCH:
+        found = search_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, mode, row)
+    else:
+        found = slice_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, mode, row)
+    if mode != TOTAL:
+        credit_arc(row, weighted, mode, e, u, v, found)
+    return found
+
+
+@njit(parallel=True, cache=True)
+def _arc_total(kind, indptr, indices, rows, ascending):
+    nothing = np.zeros(0, dtype=np.int64)  # no values, no row: TOTAL credits nothing
+    total = 0
+    for e in prange(indices.size):
+        u, v = rows[e], indices[e]
+        total += _count_arc(kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing)
+    return total
+
+
+@njit(parallel=True, cache=True)
+def _arc_accumulate(kind, indptr, indices, rows, ascending, values, weighted, mode, out):
+    """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
+    for e in prange(indices.size):
+        row = out[numba.get_thread_id()]
+        u, v = rows[e], indices[e]
+        _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row)
+
+
+@njit(parallel=True, cache=True)
+def _vertex_total(kind, indptr, indices, ascending):
+    nothing = np.zeros(0, dtype=np.int64)
+    total = 0
+    for u in prange(indptr.size - 1):
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            total += _count_arc(kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing)
+    return total
+
+
+@njit(parallel=True, cache=True)
+def _vertex_accumulate(kind, indptr, indices, ascending, values, weighted, mode, out):
+    """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
+    for u in prange(indptr.size - 1):
+        row = out[numba.get_thread_id()]
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row)
+
+
+def count_arcs(kind, prepared, mode):
+    """Count with intersection ``kind``, one task per arc; an int (total) or an
+    array in CSR ids (see ``accumulate.accumulate_per_thread``)."""
+    p = prepared
+    arrays = (kind, p.indptr, p.indices, p.rows, bool(p.ascending))
+    if mode == "total":
+        return int(_arc_total(*arrays))
+    return accumulate_per_thread(_arc_accumulate, arrays, p, mode)
+
+
+def count_vertices(kind, prepared, mode):
+    """Count with intersection ``kind``, one task per vertex; as :func:`count_arcs`."""
+    p = prepared
+    arrays = (kind, p.indptr, p.indices, bool(p.ascending))
+    if mode == "total":
+        return int(_vertex_total(*arrays))
+    return accumulate_per_thread(_vertex_accumulate, arrays, p, mode)

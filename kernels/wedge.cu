@@ -233,8 +233,8 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
 
 // Blocks of at most 256 threads (nx_tricount/algorithms/wedge.py launches 128);
 // registers capped at 32 so that 2048 threads fit on a multiprocessor (full
-// occupancy: the searches are latency-bound). Per node measured 1% faster with six
-// blocks' bound (R-MAT 22, H100: 63.0 against 63.7 ms).
+// occupancy: the searches are latency-bound). Per node runs with six blocks' bound
+// (measured: docs/benchmarks.md, 'wedge: per-node launch bounds and hub counters').
 WEDGE_ENTRY(wedge_total, MODE_TOTAL, 8)
 WEDGE_ENTRY(wedge_per_node, MODE_PER_NODE, 6)
 WEDGE_ENTRY(wedge_per_edge, MODE_PER_EDGE, 8)
@@ -297,8 +297,8 @@ extern "C" __global__ void wedge_bitmap(const VID* indices, const VID* rows, lon
 // targets scatter, and under ascending-degree ids most arcs point to the last ids,
 // whose global counters then serialise the atomics. So each block keeps the counts
 // of the last HUB_VERTICES ids in shared memory while it strides over the arcs and
-// adds them once at its end (R-MAT 18 / 20 / 22, H100: 0.24 / 0.66 / 2.09 ms with
-// global atomics only, 0.05 / 0.16 / 0.65 with the hub counters).
+// adds them once at its end (measured: docs/benchmarks.md, 'wedge: per-node launch
+// bounds and hub counters').
 #define HUB_VERTICES 2048
 extern "C" __global__ void __launch_bounds__(256)
     wedge_arc_credit(const VID* indices, const VID* rows, const unsigned* arc_hits,

@@ -11,11 +11,11 @@ returns the number of triangles on the arc; the driver credits the arc's ends (o
 the arc) with ``accumulate.credit_arc``.
 
 The algorithm is an int code (:data:`MERGE`, :data:`SEARCH`, :data:`BITMAP`) that
-the task branches on. Each (loop, code) pair has a three-line parallel entry point that
-inlines the loop with its code as a constant, so the compiler keeps one intersection
-per loop (the shared loop with a run-time code was 4-7% slower for merge on small
-graphs); passing the intersection as an argument, closing over it, or making the code
-a ``numba.literally`` would miss numba's on-disk cache, or retype on every call.
+the task branches on. Each (loop, code) pair has a three-line parallel entry point
+that inlines the loop with its code as a constant, so the compiler keeps one
+intersection per loop (a run-time code was slower: docs/benchmarks.md, 'CPU per-arc
+driver'). Passing the intersection as an argument or closing over it would miss
+numba's on-disk cache in every process; ``numba.literally`` retypes on every call.
 """
 
 import numba

@@ -1,4 +1,4 @@
-"""How close ``auto`` comes to the best configuration, per graph (issue 5).
+"""How close ``auto`` comes to the best configuration, per graph.
 
 For every graph, every algorithm runs end to end (edge arrays on the device ->
 ``prepare_undirected`` -> total count as a Python int) with its own

@@ -1,4 +1,4 @@
-"""Benchmark the CPU engine (issue 2) against NetworkX, networkit and igraph.
+"""Benchmark the CPU engine against NetworkX, networkit and igraph.
 
 Two graphs: Graph500 R-MAT at scale 16 (a=0.57, b=0.19, c=0.19, edge factor 16,
 seed 16, from ``nx_tricount.generators.rmat_edges``) and soc-Slashdot0902 (SNAP,
@@ -407,7 +407,7 @@ def print_graph(result):
 
 
 def targets(results):
-    """The targets of issue 2, one line per comparison."""
+    """The CPU engine's targets, one line per comparison."""
     lines = []
     for result in results:
         median = {(r["library"], r["call"]): r["median_s"] for r in result["rows"]}
@@ -516,7 +516,7 @@ def main():
     env["load_average_at_end"] = os.getloadavg()
 
     lines = targets(results)
-    print("\ntargets of issue 2:\n" + "\n".join("  " + line for line in lines))
+    print("\ntargets:\n" + "\n".join("  " + line for line in lines))
     print(f"load average at the end {env['load_average_at_end']}; "
           f"numba threading layer {env['numba_threading_layer']}")
     if args.json:

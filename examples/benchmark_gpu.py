@@ -73,9 +73,9 @@ CONFIGS = [
     ("bitmap", bitmap, "a-direction", "none"),
 ]
 
-#: Published codes and nx-cugraph on an H100, kernel ms of the total (issue 3).
+#: Published codes and nx-cugraph on an H100, kernel ms of the total.
 PUBLISHED = {"g18": 0.83, "g20": 5.3, "g22": 39.0, "g23": 112.0, "grid": 0.046, "ba": 1.02}
-#: TRUST on the same H100, kernel ms of the total (issue 4).
+#: TRUST on the same H100, kernel ms of the total.
 TRUST = {"g18": 2.40, "g20": 16.8, "g22": 93.7, "g23": 233.0, "grid": 0.75, "ba": 1.91}
 NX_CUGRAPH = {"g18": 25, "g20": 155, "g22": 903, "g23": 2348, "grid": 9.8, "ba": 52}
 
@@ -317,7 +317,7 @@ def print_row(row):
 
 
 def summary(rows):
-    """Best kernel per graph against the targets of issue 3."""
+    """Best kernel per graph against the published kernels (docs/benchmarks.md)."""
     print("\ngraph  best              kernel_ms  published  nx-cugraph  e2e/kernel  per_node/total"
           "  hash_ms  TRUST_ms")
     for name in GRAPHS:

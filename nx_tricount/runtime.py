@@ -58,7 +58,15 @@ class GPUKernelError(RuntimeError):
 
 @contextlib.contextmanager
 def cuda_errors(what):
-    """Re-raise CUDA and compiler failures inside the block as :class:`GPUKernelError`.
+    """Re-raise GPU failures inside the block as the backend's errors.
+
+    - CuPy running out of device memory (in any step: preprocessing, counting,
+      shaping the result) becomes :class:`GPUMemoryError`, after CuPy's cached
+      blocks are released, so the memory pool serves the next call.
+    - CUDA and compiler failures become :class:`GPUKernelError`. Errors that
+      leave the CUDA context usable (a bad launch) let the next call run; a fault
+      inside a kernel (an illegal address) leaves it unusable until the process
+      restarts, and the message says so.
 
     Kernels run asynchronously: a fault shows up at the next synchronisation, so
     the block should end with one (reading the result does).
@@ -67,12 +75,20 @@ def cuda_errors(what):
 
     try:
         yield
+    except cupy.cuda.memory.OutOfMemoryError as exc:
+        cupy.get_default_memory_pool().free_all_blocks()
+        raise GPUMemoryError(
+            f"the GPU ran out of memory while {what} ({exc}); its cached memory was "
+            "released. Count on the CPU with device='cpu' (or "
+            "nx.config.backends.tricount.device = 'cpu'), or free GPU memory first"
+        ) from exc
     except cupy.cuda.compiler.CompileException as exc:
         raise GPUKernelError(f"compiling the kernels for {what} failed:\n{exc}") from exc
     except (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError) as exc:
         raise GPUKernelError(
-            f"CUDA error while {what}: {exc}. The GPU context may be unusable now; "
-            "device='cpu' counts on the CPU instead."
+            f"CUDA error while {what}: {exc}. If it was a fault inside a kernel, the "
+            "GPU context is unusable until the process restarts; device='cpu' counts "
+            "on the CPU instead."
         ) from exc
 
 

@@ -5,17 +5,28 @@ transitivity. Arrays stay on the plan's device; the NetworkX layer
 (:mod:`nx_tricount.functions`) shapes them into NetworkX's results.
 """
 
-from . import preparation
+import contextlib
+
+from . import preparation, runtime
 from .device import to_host
 from .execute import run
 
 __all__ = ["triangles_per_node", "clustering_terms", "transitivity_sums"]
 
 
+def _failures(plan):
+    """On the GPU, CUDA failures of any step (out of memory included) become the
+    backend's errors (:func:`nx_tricount.runtime.cuda_errors`)."""
+    if plan.device == "gpu":
+        return runtime.cuda_errors("counting triangles on the GPU")
+    return contextlib.nullcontext()
+
+
 def triangles_per_node(G, plan):
     """Triangles at each vertex of ``G``'s simple undirected graph (int64 array)."""
-    prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
-    return run(plan, prepared, "per_node").per_node
+    with _failures(plan):
+        prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
+        return run(plan, prepared, "per_node").per_node
 
 
 def clustering_terms(G, plan, weight, considered):
@@ -40,26 +51,27 @@ def clustering_terms(G, plan, weight, considered):
     ZeroDivisionError
         Every weight is 0 and NetworkX would divide by the largest one.
     """
-    settings = (plan.orientation, plan.ordering, plan.device)
-    if G.directed:
-        pairs = preparation.directed_pairs_csr(G, *settings, weight)
-        # NetworkX divides by max_weight only inside its sums over triangles.
-        if pairs.max_weight == 0:
-            unweighted, _ = clustering_terms(G, plan, None, considered)
-            if bool((unweighted[considered] != 0).any()):
+    with _failures(plan):
+        settings = (plan.orientation, plan.ordering, plan.device)
+        if G.directed:
+            pairs = preparation.directed_pairs_csr(G, *settings, weight)
+            # NetworkX divides by max_weight only inside its sums over triangles.
+            if pairs.max_weight == 0:
+                unweighted, _ = clustering_terms(G, plan, None, considered)
+                if bool((unweighted[considered] != 0).any()):
+                    raise ZeroDivisionError("division by zero")
+            sums = run(plan, pairs.prepared, "per_node").per_node
+            total, reciprocal = pairs.total_degree, pairs.reciprocal_degree
+            return 2 * sums, 2 * (total * (total - 1) - 2 * reciprocal)
+        prepared = preparation.oriented_csr(G, *settings, weight)
+        degree = prepared.to_original_vertices(prepared.degree)
+        if weight is not None:
+            _, max_weight = preparation.normalised_weights(G, weight, plan.device)
+            # NetworkX divides by max_weight for every neighbour of a visited node.
+            if max_weight == 0 and bool((degree[considered] > 0).any()):
                 raise ZeroDivisionError("division by zero")
-        sums = run(plan, pairs.prepared, "per_node").per_node
-        total, reciprocal = pairs.total_degree, pairs.reciprocal_degree
-        return 2 * sums, 2 * (total * (total - 1) - 2 * reciprocal)
-    prepared = preparation.oriented_csr(G, *settings, weight)
-    degree = prepared.to_original_vertices(prepared.degree)
-    if weight is not None:
-        _, max_weight = preparation.normalised_weights(G, weight, plan.device)
-        # NetworkX divides by max_weight for every neighbour of a visited node.
-        if max_weight == 0 and bool((degree[considered] > 0).any()):
-            raise ZeroDivisionError("division by zero")
-    sums = run(plan, prepared, "per_node").per_node
-    return 2 * sums, degree * (degree - 1)
+        sums = run(plan, prepared, "per_node").per_node
+        return 2 * sums, degree * (degree - 1)
 
 
 def transitivity_sums(G, plan):
@@ -69,15 +81,16 @@ def transitivity_sums(G, plan):
     NetworkX counts on successor sets: the transitive triples ``v->w, v->u,
     w->u`` over the ordered pairs of successors, ``sum d+ (d+ - 1)``.
     """
-    if G.directed:
-        prepared = preparation.successor_csr(G, plan.device)
-        closed = run(plan, prepared, "total").total
-        degree = to_host(prepared.indptr[1:] - prepared.indptr[:-1])
-    else:
-        prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
-        closed = 6 * run(plan, prepared, "total").total
-        degree = to_host(prepared.degree)
-    return closed, _exact_sum(degree * (degree - 1))
+    with _failures(plan):
+        if G.directed:
+            prepared = preparation.successor_csr(G, plan.device)
+            closed = run(plan, prepared, "total").total
+            degree = to_host(prepared.indptr[1:] - prepared.indptr[:-1])
+        else:
+            prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
+            closed = 6 * run(plan, prepared, "total").total
+            degree = to_host(prepared.degree)
+        return closed, _exact_sum(degree * (degree - 1))
 
 
 def _exact_sum(values):

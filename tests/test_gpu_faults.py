@@ -1,0 +1,153 @@
+"""Failures on the GPU and interruptions: the backend's errors, and the process
+usable afterwards (out of memory in any step, a failed launch, repeated calls,
+Ctrl-C). The Ctrl-C test also runs on the CPU, in CI."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import nx_tricount
+from nx_tricount import runtime
+from nx_tricount.generators import rmat_edges
+
+
+def _cupy():
+    import cupy
+
+    return cupy
+
+
+def _rmat_on_gpu(scale, seed=1):
+    cp = _cupy()
+    src, dst = rmat_edges(scale, seed=seed)
+    return nx_tricount.from_edges(cp.asarray(src), cp.asarray(dst), n=1 << scale), (src, dst)
+
+
+_CALLS = {
+    "triangles": lambda G, device: nx_tricount.triangles(G, device=device),
+    "clustering": lambda G, device: nx_tricount.clustering(G, device=device),
+    "transitivity": lambda G, device: nx_tricount.transitivity(G, device=device),
+    "weighted": lambda G, device: nx_tricount.clustering(G, weight="weight", device=device),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("function", list(_CALLS))
+def test_out_of_memory_in_any_step_is_the_backends_error(function):
+    cp = _cupy()
+    pool = cp.get_default_memory_pool()
+    pool.free_all_blocks()
+    call = _CALLS[function]
+    src, dst = rmat_edges(14, seed=2)
+    weight = np.random.default_rng(0).random(src.size)
+    expected = call(nx_tricount.from_edges(src, dst, n=1 << 14, weight=weight), "cpu")
+
+    def fresh():
+        return nx_tricount.from_edges(
+            cp.asarray(src), cp.asarray(dst), n=1 << 14, weight=cp.asarray(weight)
+        )
+
+    # Limits from a few kilobytes up: each fails in a later step (preprocessing,
+    # counting, the result), and every failure is the backend's memory error.
+    failures = 0
+    for limit in (1 << 12, 1 << 16, 1 << 19, 1 << 21, 1 << 23):
+        G = fresh()
+        pool.set_limit(size=pool.used_bytes() + limit)
+        try:
+            call(G, "gpu")
+        except runtime.GPUMemoryError as exc:
+            failures += 1
+            assert "device='cpu'" in str(exc)
+        finally:
+            pool.set_limit(size=0)  # no limit
+    assert failures >= 2
+    # The pool serves the next call, which gives the CPU's answer.
+    got = call(fresh(), "gpu")
+    if function == "weighted":
+        assert got.keys() == expected.keys()
+        np.testing.assert_allclose(list(got.values()), list(expected.values()), rtol=1e-12)
+    else:
+        assert got == expected
+
+
+@pytest.mark.gpu
+def test_a_failed_launch_is_the_backends_error_and_the_next_call_works(monkeypatch):
+    G, (src, dst) = _rmat_on_gpu(12)
+    launch = runtime.launch
+
+    def oversized(kernel, items, args, **options):
+        options["shared_mem"] = 1 << 30  # more shared memory than any GPU has
+        return launch(kernel, items, args, **options)
+
+    monkeypatch.setattr(runtime, "launch", oversized)
+    with pytest.raises(runtime.GPUKernelError, match="CUDA error while"):
+        nx_tricount.transitivity(G, device="gpu", algorithm="merge")
+    monkeypatch.setattr(runtime, "launch", launch)
+    expected = nx_tricount.transitivity(nx_tricount.from_edges(src, dst, n=1 << 12), device="cpu")
+    assert nx_tricount.transitivity(G, device="gpu", algorithm="merge") == expected
+
+
+def _resident_set_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.gpu
+def test_repeated_calls_grow_neither_gpu_nor_host_memory():
+    cp = _cupy()
+    G, _ = _rmat_on_gpu(14)
+    pool, pinned = cp.get_default_memory_pool(), cp.get_default_pinned_memory_pool()
+    for _ in range(10):  # warm-up: compilation, the graph's cache, the pools
+        nx_tricount.triangles(G, device="gpu")
+        nx_tricount.clustering(G, device="gpu")
+    device_used, pinned_free = pool.used_bytes(), pinned.n_free_blocks()
+    host = _resident_set_bytes()
+    for _ in range(100):
+        nx_tricount.triangles(G, device="gpu")
+        nx_tricount.clustering(G, device="gpu")
+    assert pool.used_bytes() == device_used
+    assert pinned.n_free_blocks() <= pinned_free + 1
+    assert _resident_set_bytes() - host < 32 << 20  # allocator noise, not a leak
+
+
+_INTERRUPTED = """
+import signal, sys, threading
+import numpy as np
+import nx_tricount
+from nx_tricount.generators import rmat_edges
+
+device = sys.argv[1]
+src, dst = rmat_edges(16, seed=1)
+if device == "gpu":
+    import cupy
+    src, dst = cupy.asarray(src), cupy.asarray(dst)
+expected = nx_tricount.transitivity(nx_tricount.from_edges(src, dst), device=device)
+print("ready", flush=True)
+try:
+    while True:  # a long count: counts of fresh graphs until interrupted
+        nx_tricount.transitivity(nx_tricount.from_edges(src, dst), device=device)
+except KeyboardInterrupt:
+    pass
+assert nx_tricount.transitivity(nx_tricount.from_edges(src, dst), device=device) == expected
+print("usable", flush=True)
+"""
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+def test_ctrl_c_during_a_count_leaves_the_process_usable(device):
+    process = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(_INTERRUPTED), device],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline().strip() == "ready"
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert out.strip() == "usable"

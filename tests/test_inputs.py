@@ -1,0 +1,158 @@
+"""Inputs a new user hands the backend (issue 14, item 2), with NetworkX itself as
+the oracle: ``nodes=`` forms, NaN/inf and non-numeric weights, bad environment
+settings, misspelt settings, ``from_pandas_edgelist``'s inputs and ``from_edges``'
+limits. Every expected value or exception is NetworkX's own, computed here."""
+
+import math
+import os
+import subprocess
+import sys
+import textwrap
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+import nx_tricount
+
+
+@pytest.fixture(autouse=True)
+def _no_conversion_cache():
+    with nx.config(cache_converted_graphs=False):
+        yield
+
+
+def outcome(call):
+    """``("ok", result)`` or ``("raised", type, message)``."""
+    try:
+        return ("ok", call())
+    except Exception as exc:  # noqa: BLE001  (the outcome is what is compared)
+        return ("raised", type(exc), str(exc))
+
+
+def _close(a, b, rel):
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+        return math.isnan(b)
+    return type(a) is type(b) and (a == b or a == pytest.approx(b, rel=rel, abs=0))
+
+
+def assert_same_outcome(ours, theirs, *, rel=1e-12, message=True):
+    """Same result (keys in order, value types, values) or same exception."""
+    assert ours[0] == theirs[0], (ours, theirs)
+    if ours[0] == "raised":
+        assert ours[1] is theirs[1], (ours, theirs)
+        if message:
+            assert ours[2] == theirs[2], (ours, theirs)
+        return
+    a, b = ours[1], theirs[1]
+    if isinstance(b, dict):
+        assert isinstance(a, dict) and list(a) == list(b), (a, b)
+        assert all(_close(a[k], b[k], rel) for k in b), (a, b)
+    else:
+        assert _close(a, b, rel), (a, b)
+
+
+def run_python(code, **env):
+    """Run ``code`` in a fresh interpreter; returns (returncode, stdout, stderr)."""
+    environment = {
+        k: v for k, v in os.environ.items() if not k.startswith(("NX_TRICOUNT", "NETWORKX_"))
+    }
+    environment.update(env)
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+    return result.returncode, result.stdout, result.stderr
+
+
+# --- nodes= ------------------------------------------------------------------
+
+
+def _int_graph():
+    G = nx.complete_graph(4)
+    G.add_edges_from([(3, 4), (4, 5)])
+    return G
+
+
+def NODES_FORMS(n):
+    """``nodes`` forms over the node labels ``n(0), n(1), ...``."""
+    return {
+        "none": lambda: None,
+        "one": lambda: n(1),
+        "one-float": lambda: 1.0,
+        "one-numpy-int": lambda: np.int64(1),
+        "one-true": lambda: True,
+        "list": lambda: [n(2), n(0), n(9)],
+        "set": lambda: {n(0), n(4)},
+        "dict": lambda: {n(4): "x", n(0): "y"},
+        "generator": lambda: (v for v in [n(5), n(0), n(9)]),
+        "range": lambda: range(1, 4),
+        "tuple": lambda: (n(0), n(3)),
+        "string": lambda: "ab",
+        "numpy-0d": lambda: np.array(n(0)),
+        "numpy-0d-float": lambda: np.array(1.0),
+        "numpy-1d": lambda: np.array([n(0), n(1)]),
+        "numpy-one": lambda: np.array([n(0)]),
+        "numpy-empty": lambda: np.array([], dtype=np.int64),
+        "numpy-2d": lambda: np.array([[n(0), n(1)]]),
+        "series": lambda: pd.Series([n(3), n(1)]),
+        "index": lambda: pd.Index([n(1), n(3)]),
+        "absent": lambda: n(9),
+        "absent-float": lambda: 0.5,
+        "absent-nan": lambda: float("nan"),
+        "absent-list": lambda: [n(9)],
+        "empty-list": lambda: [],
+        "unhashable-member": lambda: [n(0), [n(1)]],
+        "unhashable-array-member": lambda: [np.array(n(0))],
+    }
+
+
+FUNCTIONS = ["triangles", "clustering", "average_clustering"]
+LABELS = {"ints": lambda i: i, "labels": lambda i: "abcdefghij"[i]}
+
+
+@pytest.mark.parametrize("labels", list(LABELS))
+@pytest.mark.parametrize("form", list(NODES_FORMS(LABELS["ints"])))
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_nodes_forms_match_networkx(name, form, labels):
+    G = nx.relabel_nodes(_int_graph(), LABELS[labels])
+    nodes = NODES_FORMS(LABELS[labels])[form]
+    function = getattr(nx, name)
+    theirs = outcome(lambda: function(G, nodes()))
+    ours = outcome(lambda: function(G, nodes(), backend="tricount"))
+    assert_same_outcome(ours, theirs)
+    direct = getattr(nx_tricount, name)
+    trigraph = nx_tricount.from_networkx(G)
+    assert_same_outcome(outcome(lambda: direct(trigraph, nodes())), theirs)
+
+
+def test_nodes_forms_through_autoconfig():
+    """An unchanged script with NX_TRICOUNT_AUTOCONFIG: should_run's ``nodes in
+    G`` and the backend's selection take every form NetworkX takes."""
+    script = """
+        import networkx as nx, numpy as np, pandas as pd
+        G = nx.complete_graph(5)
+        G.add_edge(4, 5)
+        forms = [np.array([0, 1]), np.array([0]), np.array([], dtype=int), pd.Series([1, 5]),
+                 pd.Index([2, 0]), [0, 9], 2, np.int64(3)]
+        for nodes in forms:
+            for f in (nx.triangles, nx.clustering):
+                with nx.config(backend_priority=[]):
+                    expected = f(G, nodes)
+                assert f(G, nodes) == expected, (f, nodes)
+        for f in (nx.triangles, nx.clustering, nx.average_clustering):
+            try:
+                f(G, np.array(0))
+            except nx.NetworkXError as exc:
+                assert str(exc) == "nbunch is not a node or a sequence of nodes.", exc
+            else:
+                raise AssertionError("no error for a 0-d array")
+        print("ok")
+    """
+    rc, out, err = run_python(script, NX_TRICOUNT_AUTOCONFIG="True")
+    assert rc == 0, err
+    assert out.strip() == "ok"

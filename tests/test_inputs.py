@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import nx_tricount
+from nx_tricount.preprocess.edge_values import max_edge_value
 
 
 @pytest.fixture(autouse=True)
@@ -156,3 +157,85 @@ def test_nodes_forms_through_autoconfig():
     rc, out, err = run_python(script, NX_TRICOUNT_AUTOCONFIG="True")
     assert rc == 0, err
     assert out.strip() == "ok"
+
+
+# --- weights: NaN, inf and what NetworkX computes with -------------------------
+
+
+def _weighted(edges):
+    G = nx.Graph()
+    G.add_weighted_edges_from(edges, weight="w")
+    return G
+
+
+NAN, INF = float("nan"), float("inf")
+SPECIAL_WEIGHTS = {
+    # A NaN on an edge in no triangle, later in G.edges order: max skips it.
+    "nan-later": [(0, 1, 2.0), (1, 2, 3.0), (0, 2, 1.0), (2, 3, NAN)],
+    # The same NaN first in G.edges order: max is NaN.
+    "nan-first": [(3, 2, NAN), (0, 1, 2.0), (1, 2, 3.0), (0, 2, 1.0)],
+    "nan-in-triangle": [(0, 1, 2.0), (1, 2, NAN), (0, 2, 1.0), (2, 3, 4.0)],
+    "inf-later": [(0, 1, 2.0), (1, 2, 3.0), (0, 2, 1.0), (2, 3, INF)],
+    "inf-in-triangle": [(0, 1, 2.0), (1, 2, INF), (0, 2, 1.0)],
+    "minus-inf": [(0, 1, 2.0), (1, 2, -INF), (0, 2, 1.0)],
+    "all-nan": [(0, 1, NAN), (1, 2, NAN), (0, 2, NAN)],
+}
+
+
+@pytest.mark.parametrize("directed", [False, True], ids=["graph", "digraph"])
+@pytest.mark.parametrize("case", list(SPECIAL_WEIGHTS))
+@pytest.mark.parametrize("name", ["clustering", "average_clustering"])
+def test_nan_and_inf_weights_match_networkx(name, case, directed):
+    G = _weighted(SPECIAL_WEIGHTS[case])
+    if directed:
+        G = G.to_directed()
+        # Arcs one way only, in insertion order; the NaN/inf arcs keep their place.
+        G.remove_edges_from([(v, u) for u, v, _ in SPECIAL_WEIGHTS[case]])
+    function = getattr(nx, name)
+    theirs = outcome(lambda: function(G, weight="w"))
+    ours = outcome(lambda: function(G, weight="w", backend="tricount"))
+    assert_same_outcome(ours, theirs, rel=1e-12)
+
+
+@pytest.mark.parametrize("directed", [False, True], ids=["graph", "digraph"])
+def test_nan_weights_from_a_frame_follow_networkx_edge_order(directed):
+    """A frame's rows repeat edges (the last value stays) and list them from either
+    end: the NaN that decides is on the edge NetworkX's ``G.edges`` lists first."""
+    rows = [
+        ("b", "a", 1.0),
+        ("c", "b", 2.0),
+        ("a", "b", NAN),  # repeats the first edge: its value becomes NaN
+        ("a", "c", 3.0),
+        ("c", "d", 5.0),
+    ]
+    for drop in (None, 2):
+        used = [r for i, r in enumerate(rows) if i != drop]
+        df = pd.DataFrame(used, columns=["source", "target", "w"])
+        create = nx.DiGraph if directed else nx.Graph
+        G = nx.from_pandas_edgelist(df, edge_attr="w", create_using=create)
+        T = nx_tricount.from_frame(df, edge_attr="w", directed=directed)
+        theirs = outcome(lambda: nx.clustering(G, weight="w"))
+        assert_same_outcome(outcome(lambda: nx_tricount.clustering(T, weight="w")), theirs)
+
+
+def _python_max_in_networkx_order(src, dst, values, directed):
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(range(int(max(src.max(), dst.max())) + 1))
+    for u, v, w in zip(src.tolist(), dst.tolist(), values.tolist()):
+        G.add_edge(u, v, w=w)
+    return max(d for _, _, d in G.edges(data="w"))
+
+
+@pytest.mark.parametrize("directed", [False, True], ids=["graph", "digraph"])
+def test_max_edge_value_is_pythons_max_in_networkx_edge_order(directed):
+    rng = np.random.default_rng(14)
+    for trial in range(300):
+        m = int(rng.integers(1, 12))
+        src = rng.integers(0, 5, m)
+        dst = rng.integers(0, 5, m)
+        values = rng.choice([NAN, 1.0, 2.0, 3.0, INF, -INF, 0.5], m)
+        expected = _python_max_in_networkx_order(src, dst, values, directed)
+        got = max_edge_value(src, dst, 5, values, directed=directed, unique=False)
+        assert got == expected or (math.isnan(got) and math.isnan(expected)), (
+            trial, src, dst, values, got, expected
+        )

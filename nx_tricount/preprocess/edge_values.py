@@ -16,14 +16,23 @@ __all__ = ["ArcPairs", "max_edge_value", "directed_pairs"]
 
 
 def max_edge_value(src, dst, n, values, *, directed, unique):
-    """NetworkX's ``max_weight``: the largest value over the graph's edges.
+    """NetworkX's ``max_weight``: Python's ``max`` over the edges' values, in the
+    order of ``G.edges(data=weight, default=1)``.
+
+    Python's ``max`` keeps its first item and takes a later one only when it is
+    greater, so a NaN decides only when it is the first edge's value (then the
+    result is NaN); a later NaN is never greater and is skipped. The first edge
+    of ``G.edges`` is the first one listed at the first node (in id order, which
+    is G's node order) that has an edge: the edge of the first row whose lower
+    endpoint (undirected) or source (directed) is the smallest; its value is the
+    last row's of that edge, as NetworkX keeps the last value of a repeated edge.
 
     Parameters
     ----------
     src, dst : integer arrays
-        Edge rows, duplicates and self-loops allowed.
+        Edge rows, duplicates and self-loops allowed, in insertion order.
     n : int
-    values : array
+    values : float array
         One value per row; a repeated edge keeps its last row's value.
     directed : bool
         ``u -> v`` and ``v -> u`` are different edges.
@@ -33,18 +42,31 @@ def max_edge_value(src, dst, n, values, *, directed, unique):
     Returns
     -------
     float
-        The largest value over the edges, self-loops included; 1.0 for no rows.
+        The largest value over the edges, self-loops included, NaN where the
+        first edge's value is NaN; 1.0 for no rows.
     """
     if src.size == 0:
         return 1.0
-    if unique:
-        return float(values.max())
     xp = module_of(src)
-    if not directed:
-        src, dst = xp.minimum(src, dst), xp.maximum(src, dst)
-    # A self-loop's key is a real key here: it stays among the edges.
-    _, last_values = unique_keys(ops_for(src).packed_keys(src, dst, n), values)
-    return float(last_values.max())
+    lower = src if directed else xp.minimum(src, dst)
+    first = int(xp.argmin(lower))  # the first row of the smallest lower endpoint
+    if unique:
+        first_value = float(values[first])
+        edge_values = values
+    else:
+        u, v = src[first], dst[first]
+        same = (src == u) & (dst == v)
+        if not directed:
+            same |= (src == v) & (dst == u)
+        last = src.size - 1 - int(xp.argmax(same[::-1]))
+        first_value = float(values[last])
+        hi = dst if directed else xp.maximum(src, dst)
+        # A self-loop's key is a real key here: it stays among the edges.
+        _, edge_values = unique_keys(ops_for(src).packed_keys(lower, hi, n), values)
+    if first_value != first_value:  # NaN first: nothing is greater
+        return first_value
+    numbers = edge_values[~xp.isnan(edge_values)]
+    return float(numbers.max())  # the first value is a number, so numbers is not empty
 
 
 class ArcPairs(NamedTuple):

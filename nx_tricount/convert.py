@@ -60,15 +60,23 @@ def _label_mapper(nodes):
     return lookup, False
 
 
+#: Values kept as a float64 column: what NetworkX's weighted clustering computes
+#: with as numbers (Python's int, float and bool; NumPy's integers, floats and
+#: bools). Anything else (str, None, Decimal, Fraction, complex, ...) is kept as
+#: the objects themselves, and clustering leaves them to NetworkX's arithmetic.
+_NUMBERS = (int, float, np.integer, np.floating, np.bool_)
+
+
 def _numeric_column(values, name, count):
-    """An edge attribute as a float64 array, or a clear error."""
-    try:
-        return np.fromiter(values, dtype=np.float64, count=count)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"edge attribute {name!r} must be numeric (int, float or bool) for the "
-            f"tricount backend: {exc}"
-        ) from None
+    """An edge attribute as a float64 array when every value is a number, else
+    the list of the values (see :data:`_NUMBERS`)."""
+    values = list(values)
+    if all(issubclass(t, _NUMBERS) for t in set(map(type, values))):
+        try:
+            return np.fromiter(values, dtype=np.float64, count=count)
+        except OverflowError:  # an int beyond float64: NetworkX divides it exactly
+            pass
+    return values
 
 
 def _compress(values, keep):
@@ -92,8 +100,10 @@ def from_networkx(
     ----------
     G : networkx.Graph, DiGraph, MultiGraph or MultiDiGraph
     edge_attrs : dict, optional
-        ``{name: default}`` of numeric edge attributes to keep as columns; a
-        missing value takes the default (NetworkX's ``.get(name, default)``).
+        ``{name: default}`` of edge attributes to keep as columns; a missing
+        value takes the default (NetworkX's ``.get(name, default)``). Numbers
+        become a float64 array; a column holding anything else stays a list of
+        the objects, on which NetworkX itself computes (``functions.clustering``).
     node_attrs : dict, optional
         ``{name: default}`` of node attributes to keep.
     preserve_edge_attrs, preserve_node_attrs, preserve_graph_attrs : bool

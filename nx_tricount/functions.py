@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 
 from . import terms
-from .convert import from_networkx
+from .convert import from_networkx, to_networkx
 from .device import module_of, to_host
 from .dispatch import networkx_function
 from .frames import from_frame
@@ -107,7 +107,11 @@ def clustering(
         Not a multigraph.
     nodes : node, container of nodes, or None
     weight : str or None
-        Edge attribute holding the weight; edges without it weigh 1.
+        Edge attribute holding the weight; edges without it weigh 1. Numbers
+        (Python's or NumPy's ints, floats, bools) are counted here in float64
+        (NetworkX computes NumPy float32 weights in float32: the results differ
+        in the last digits). Any other weight objects are left to NetworkX's own
+        ``clustering``, so that they give NetworkX's result or its TypeError.
     algorithm, orientation, ordering, device : str, optional
         Override ``nx.config.backends.tricount`` for this call.
 
@@ -133,6 +137,10 @@ def clustering(
     G = _as_trigraph(G, weight)
     if G.multigraph:
         raise nx.NetworkXNotImplemented(_MULTIGRAPH)
+    if weight is not None and isinstance(G.edge_data.get(weight), list):
+        # Weights that are not numbers (str, None, Decimal, Fraction, complex...):
+        # whether they work, and what comes out, is NetworkX's Python arithmetic.
+        return nx.clustering(to_networkx(G), nodes, weight, backend="networkx")
     selection = select(G, nodes)
     plan = make_plan(
         G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device

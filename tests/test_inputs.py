@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 import textwrap
+from decimal import Decimal
+from fractions import Fraction
 
 import networkx as nx
 import numpy as np
@@ -239,3 +241,55 @@ def test_max_edge_value_is_pythons_max_in_networkx_edge_order(directed):
         assert got == expected or (math.isnan(got) and math.isnan(expected)), (
             trial, src, dst, values, got, expected
         )
+
+
+WEIGHT_OBJECTS = {
+    "str": "7",
+    "none": None,
+    "decimal": Decimal("2"),
+    "fraction": Fraction(1, 3),
+    "complex": 2 + 0j,
+    "bool": True,
+    "numpy-int": np.int64(3),
+    "numpy-float32": np.float32(0.5),
+    "numpy-bool": np.bool_(True),
+    "huge-int": 10**400,
+    "object": object(),
+}
+
+
+def _object_weight_graphs(w):
+    """The object on an edge in a triangle, on a pendant edge, and on every edge."""
+    in_triangle = _weighted([(0, 1, 1.5), (1, 2, 2.5), (0, 2, 0.5), (2, 3, 4.0)])
+    in_triangle.edges[0, 1]["w"] = w
+    pendant = _weighted([(0, 1, 1.5), (1, 2, 2.5), (0, 2, 0.5), (2, 3, 4.0)])
+    pendant.edges[2, 3]["w"] = w
+    everywhere = nx.complete_graph(3)
+    nx.set_edge_attributes(everywhere, w, "w")
+    single = nx.Graph([(0, 1, {"w": w})])
+    single.add_node(2)
+    return {"in-triangle": in_triangle, "pendant": pendant, "everywhere": everywhere,
+            "single-edge": single}
+
+
+@pytest.mark.parametrize("kind", list(WEIGHT_OBJECTS))
+@pytest.mark.parametrize("name", ["clustering", "average_clustering"])
+def test_weight_objects_are_accepted_exactly_as_networkx_accepts_them(name, kind):
+    w = WEIGHT_OBJECTS[kind]
+    function = getattr(nx, name)
+    for label, G in _object_weight_graphs(w).items():
+        for nodes in (None, [2], [3], 0):
+            theirs = outcome(lambda: function(G, nodes, weight="w"))
+            ours = outcome(lambda: function(G, nodes, weight="w", backend="tricount"))
+            # float32 arithmetic in NetworkX vs float64 here (see functions.clustering).
+            rel = 1e-6 if kind == "numpy-float32" else 1e-12
+            assert_same_outcome(ours, theirs, rel=rel, message=False), (label, nodes)
+
+
+def test_weight_objects_in_a_frame_match_networkx():
+    df = pd.DataFrame({"source": [0, 1, 2, 2], "target": [1, 2, 0, 3], "w": ["1", "2", "3", "4"]})
+    G = nx.from_pandas_edgelist(df, edge_attr="w")
+    T = nx_tricount.from_frame(df, edge_attr="w")
+    theirs = outcome(lambda: nx.clustering(G, weight="w"))
+    assert theirs[0] == "raised" and theirs[1] is TypeError
+    assert_same_outcome(outcome(lambda: nx_tricount.clustering(T, weight="w")), theirs)

@@ -12,7 +12,13 @@ from networkx.utils.configs import Config
 
 from .catalog import ALGORITHMS, DEVICES, ORDERINGS, ORIENTATIONS, kernel_parameters
 
-__all__ = ["TricountConfig", "CHOICES", "KERNEL_PARAMETERS", "config_from_environment"]
+__all__ = [
+    "TricountConfig",
+    "CHOICES",
+    "KERNEL_PARAMETERS",
+    "config_from_environment",
+    "check_environment",
+]
 
 #: Accepted values of each string-valued setting; the first is the default.
 CHOICES = {
@@ -69,6 +75,16 @@ def _attributes_doc():
     return "\n    ".join(lines)
 
 
+def _setattr(self, key, value):
+    """NetworkX's strict ``Config.__setattr__``, naming the accepted settings."""
+    if key not in self.__dataclass_fields__:
+        raise AttributeError(
+            f"Invalid config name: {key!r}; the tricount settings are "
+            + ", ".join(repr(name) for name in self.__dataclass_fields__)
+        )
+    Config.__setattr__(self, key, value)
+
+
 def _on_setattr(self, key, value):
     """Validate a setting as it is assigned (NetworkX's ``Config`` hook)."""
     if key in CHOICES:
@@ -96,24 +112,60 @@ TricountConfig = type(
             **{key: int | None for key in KERNEL_PARAMETERS},
         },
         **_DEFAULTS,
+        "__setattr__": _setattr,
         "_on_setattr": _on_setattr,
     },
 )
 
 
+#: Setting -> why its ``NX_TRICOUNT_<KEY>`` variable was not accepted, as found by
+#: the last :func:`config_from_environment`; :func:`check_environment` raises it.
+ENVIRONMENT_ERRORS = {}
+
+
 def config_from_environment(environ=os.environ):
-    """Build the default configuration, taking ``NX_TRICOUNT_<KEY>`` variables."""
-    values = {}
-    for key in CHOICES:
-        name = f"NX_TRICOUNT_{key.upper()}"
-        if environ.get(name):
-            values[key] = environ[name].strip().lower()
-    for key in KERNEL_PARAMETERS:
+    """Build the default configuration, taking ``NX_TRICOUNT_<KEY>`` variables.
+
+    Never raises: this runs inside ``import networkx``, where an exception
+    would leave the backend with an empty configuration. A value that is not
+    accepted leaves the setting at its default and is recorded; the first
+    count raises it (:func:`check_environment`, called by ``make_plan``).
+    """
+    values, errors = {}, {}
+    for key in (*CHOICES, *KERNEL_PARAMETERS):
         name = f"NX_TRICOUNT_{key.upper()}"
         text = environ.get(name, "").strip()
-        if text:
-            try:
-                values[key] = int(text)
-            except ValueError:
-                raise ValueError(f"{name} must be an integer, got {text!r}") from None
+        if not text:
+            continue
+        try:
+            if key in CHOICES:
+                values[key] = check_choice(key, text.lower())
+            else:
+                try:
+                    value = int(text)
+                except ValueError:
+                    value = text
+                values[key] = check_parameter(key, value)
+        except ValueError as exc:
+            errors[key] = (
+                f"environment variable {name}={environ[name]!r} is not accepted: {exc}. "
+                f"Unset {name} or give it an accepted value."
+            )
+    ENVIRONMENT_ERRORS.clear()
+    ENVIRONMENT_ERRORS.update(errors)
     return TricountConfig(**values)
+
+
+def check_environment(config, overrides=None):
+    """Raise the error of a rejected ``NX_TRICOUNT_<KEY>`` variable whose setting
+    is still at the default it fell back to and is not overridden for the call.
+
+    Raises
+    ------
+    ValueError
+        Naming the variable, its value and the accepted values.
+    """
+    overrides = overrides or {}
+    for key, message in ENVIRONMENT_ERRORS.items():
+        if overrides.get(key) is None and config[key] == _DEFAULTS[key]:
+            raise ValueError(message)

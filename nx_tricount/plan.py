@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 
 from .catalog import ALGORITHMS
-from .config import KERNEL_PARAMETERS, check_choice, config_from_environment
+from .config import KERNEL_PARAMETERS, check_choice, check_environment, config_from_environment
 from .convert import from_networkx
 from .device import resolve_device
 from .graph import TriGraph
@@ -116,7 +116,8 @@ def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device
     Raises
     ------
     ValueError
-        A setting has a value that is not accepted.
+        A setting has a value that is not accepted, or an ``NX_TRICOUNT_<KEY>``
+        variable had one (the setting fell back to its default at import).
     GPUNotAvailableError
         ``device="gpu"`` on a machine without a usable GPU.
 
@@ -135,6 +136,7 @@ def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device
         "ordering": ordering,
         "device": device,
     }
+    check_environment(config, requested)
     settings = {
         key: check_choice(key, config[key] if value is None else value)
         for key, value in requested.items()

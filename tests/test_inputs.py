@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 import nx_tricount
+from nx_tricount.config import CHOICES
 from nx_tricount.preprocess.edge_values import max_edge_value
 
 
@@ -293,3 +294,64 @@ def test_weight_objects_in_a_frame_match_networkx():
     theirs = outcome(lambda: nx.clustering(G, weight="w"))
     assert theirs[0] == "raised" and theirs[1] is TypeError
     assert_same_outcome(outcome(lambda: nx_tricount.clustering(T, weight="w")), theirs)
+
+
+# --- configuration from the environment, and misspelt settings ----------------
+
+BAD_ENVIRONMENT = {
+    "NX_TRICOUNT_ALGORITHM": ("bogus", ", ".join(repr(v) for v in CHOICES["algorithm"])),
+    "NX_TRICOUNT_WEDGE_SPREAD": ("x", "an int >= "),
+    "NX_TRICOUNT_HASH_CHUNK": ("0", "an int >= "),
+}
+
+
+@pytest.mark.parametrize("variable", list(BAD_ENVIRONMENT))
+def test_bad_environment_value_fails_the_first_call_clearly(variable):
+    value, accepted = BAD_ENVIRONMENT[variable]
+    script = f"""
+        import networkx as nx
+        from nx_tricount.config import CHOICES, KERNEL_PARAMETERS
+        config = nx.config.backends.tricount
+        assert set(config) == set(CHOICES) | set(KERNEL_PARAMETERS), dict(config)
+        for call in (lambda: nx.triangles(nx.complete_graph(3), backend="tricount"),
+                     lambda: __import__("nx_tricount").make_plan()):
+            try:
+                call()
+            except ValueError as exc:
+                print(exc)
+            else:
+                raise AssertionError("no error")
+        key = {variable!r}[len("NX_TRICOUNT_"):].lower()
+        config[key] = CHOICES[key][1] if key in CHOICES else 64
+        print(nx.triangles(nx.complete_graph(3), backend="tricount"))
+    """
+    rc, out, err = run_python(script, **{variable: value})
+    assert rc == 0, err
+    lines = out.strip().split("\n")
+    for line in lines[:2]:
+        assert variable in line and repr(value) in line and accepted in line, line
+    assert lines[2] == "{0: 1, 1: 1, 2: 1}"
+    assert "Warning" not in err, err
+
+
+def test_bad_environment_value_with_autoconfig_fails_an_unchanged_script_clearly():
+    script = """
+        import networkx as nx
+        nx.triangles(nx.complete_graph(3))
+    """
+    rc, out, err = run_python(script, NX_TRICOUNT_AUTOCONFIG="1", NX_TRICOUNT_ALGORITHM="bogus")
+    assert rc != 0
+    last = err.strip().split("\n")[-1]
+    assert last.startswith("ValueError") and "NX_TRICOUNT_ALGORITHM" in last, err
+    assert "'merge'" in last, err
+
+
+def test_misspelt_setting_in_a_block_is_networkxs_invalid_config_error():
+    expected = outcome(lambda: nx.config(algorithms="merge"))
+    assert expected[1] is AttributeError
+    ours = outcome(lambda: nx.config.backends.tricount(algorithms="merge"))
+    assert ours[1] is expected[1] and ours[2].startswith("Invalid config name: 'algorithms'")
+    assert "'algorithm'" in ours[2]  # the accepted names
+    ours = outcome(lambda: setattr(nx.config.backends.tricount, "algorithms", "merge"))
+    assert ours[1] is AttributeError and ours[2].startswith("Invalid config name: 'algorithms'")
+    assert nx.config.backends.tricount.algorithm == "auto"

@@ -1,7 +1,10 @@
-"""Shared fixtures: the real graphs of ``../shared/data`` and generated graphs.
+"""Shared fixtures: the real graphs and generated graphs.
 
-The data directory is ``$NX_TRICOUNT_DATA`` when set (the GPU machine gets a
-copy), else ``../shared/data`` next to the repository.
+The real graphs are the small set of ``tests/data`` (always there, so a fresh
+clone tests real graphs alone), extended with the data directory beside the
+repository: ``$NX_TRICOUNT_DATA`` when set (the GPU machine gets a copy), else
+``../shared/data``. An absent extension is no error: the small set still runs.
+A graph in both is read from ``tests/data``.
 """
 
 import csv
@@ -17,7 +20,27 @@ import pytest
 from nx_tricount.device import gpu_available
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA_DIR = Path(os.environ.get("NX_TRICOUNT_DATA", ROOT.parent / "shared" / "data"))
+SMALL_DATA_DIR = ROOT / "tests" / "data"
+EXTENSION_DIR = Path(os.environ.get("NX_TRICOUNT_DATA", ROOT.parent / "shared" / "data"))
+#: The data directories read, the small set first.
+DATA_DIRS = [SMALL_DATA_DIR] + [EXTENSION_DIR] * (EXTENSION_DIR / "MANIFEST.tsv").is_file()
+
+
+def _read_manifest(directory):
+    """Rows of a directory's MANIFEST.tsv keyed by file name, each with its ``path``."""
+    with open(directory / "MANIFEST.tsv", newline="") as f:
+        rows = {row["file"]: row for row in csv.DictReader(f, delimiter="\t")}
+    for name, row in rows.items():
+        row["path"] = directory / name
+    return rows
+
+
+def pytest_report_header(config):
+    small = len(_read_manifest(SMALL_DATA_DIR))
+    if len(DATA_DIRS) == 1:
+        return (f"real graphs: the {small} of tests/data; no extension "
+                f"({EXTENSION_DIR} has no MANIFEST.tsv)")
+    return f"real graphs: the {small} of tests/data and {len(DATASETS) - small} more of {EXTENSION_DIR}"
 
 
 def pytest_collection_modifyitems(config, items):
@@ -31,16 +54,24 @@ def pytest_collection_modifyitems(config, items):
 
 
 @functools.cache
+def small_manifest():
+    """Rows of tests/data/MANIFEST.tsv keyed by file name: the small set."""
+    return _read_manifest(SMALL_DATA_DIR)
+
+
+@functools.cache
 def manifest():
-    """Rows of MANIFEST.tsv keyed by file name."""
-    with open(DATA_DIR / "MANIFEST.tsv", newline="") as f:
-        return {row["file"]: row for row in csv.DictReader(f, delimiter="\t")}
+    """Rows of every MANIFEST.tsv read, keyed by file name (``row["path"]``: the file)."""
+    rows = {}
+    for directory in reversed(DATA_DIRS):  # the small set's rows last, so they win
+        rows.update(_read_manifest(directory))
+    return rows
 
 
 @functools.cache
 def load_edges(name):
     """``(src, dst)`` int64 arrays of a data file ('u v' lines, '#' comments)."""
-    with gzip.open(DATA_DIR / name, "rt") as f:
+    with gzip.open(manifest()[name]["path"], "rt") as f:
         edges = np.loadtxt(f, comments="#", dtype=np.int64, ndmin=2)
     return np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1])
 
@@ -60,4 +91,7 @@ def networkx_triangles(name):
     return nx.triangles(load_graph(name))
 
 
-DATASETS = sorted(manifest()) if (DATA_DIR / "MANIFEST.tsv").exists() else []
+#: Every real graph: the small set of tests/data and its extension where present.
+DATASETS = sorted(manifest())
+#: The graphs of tests/data alone.
+SMALL_DATASETS = sorted(small_manifest())

@@ -1,7 +1,9 @@
-"""Every graph of ../shared/data: counts equal MANIFEST.tsv and NetworkX's
-per-node triangles, for every CPU algorithm x orientation x ordering."""
+"""Every real graph (tests/data, and ../shared/data where present): counts equal
+MANIFEST.tsv and NetworkX's per-node triangles, for every CPU algorithm x
+orientation x ordering."""
 
 import itertools
+import os
 
 import networkx as nx
 import numpy as np
@@ -11,16 +13,53 @@ import nx_tricount
 from nx_tricount.algorithms import count
 from nx_tricount.config import CHOICES
 from nx_tricount.preprocess import prepare_undirected
-from conftest import DATA_DIR, DATASETS, load_edges, load_graph, manifest, networkx_triangles
+from conftest import (
+    DATA_DIRS,
+    DATASETS,
+    EXTENSION_DIR,
+    SMALL_DATA_DIR,
+    SMALL_DATASETS,
+    load_edges,
+    load_graph,
+    manifest,
+    networkx_triangles,
+    small_manifest,
+)
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
 PREPROCESSING = list(itertools.product(CHOICES["orientation"][1:], CHOICES["ordering"][1:]))
+SMALL_SET_BYTES = 3 << 20
 
 
+def test_small_data_set_is_present():
+    """The small set of real graphs is part of the repository: every test run has it."""
+    assert len(SMALL_DATASETS) >= 5, f"too few graphs in {SMALL_DATA_DIR / 'MANIFEST.tsv'}"
+    files = [SMALL_DATA_DIR / name for name in SMALL_DATASETS]
+    assert all(path.is_file() for path in files), [p.name for p in files if not p.is_file()]
+    assert set(SMALL_DATASETS) <= set(DATASETS)
+    size = sum(path.stat().st_size for path in SMALL_DATA_DIR.iterdir())
+    assert size <= SMALL_SET_BYTES, f"tests/data holds {size:,} bytes (limit {SMALL_SET_BYTES:,})"
 
-def test_shared_data_is_present():
-    """The real graphs are part of the test suite: their absence is a failure."""
-    assert DATASETS, f"no MANIFEST.tsv in {DATA_DIR}; set NX_TRICOUNT_DATA to the data folder"
+
+def test_data_folder_named_in_the_environment_is_present():
+    """``$NX_TRICOUNT_DATA`` asks for the extension: there it must be (without the
+    variable, an absent ../shared/data only leaves the small set)."""
+    if "NX_TRICOUNT_DATA" in os.environ:
+        assert EXTENSION_DIR in DATA_DIRS, f"NX_TRICOUNT_DATA={EXTENSION_DIR} has no MANIFEST.tsv"
+
+
+def test_small_set_is_a_copy_of_the_extension():
+    """A graph in both folders has the same bytes and the same MANIFEST row."""
+    if EXTENSION_DIR not in DATA_DIRS:
+        pytest.skip(f"no extension of the small set: {EXTENSION_DIR} has no MANIFEST.tsv")
+    from conftest import _read_manifest
+
+    extension = _read_manifest(EXTENSION_DIR)
+    for name, row in small_manifest().items():
+        if name in extension:
+            other = extension[name]
+            assert {**row, "path": None} == {**other, "path": None}, name
+            assert row["path"].read_bytes() == other["path"].read_bytes(), name
 
 
 def _ids_and_n(name):

@@ -1,0 +1,95 @@
+"""The main job, ``python -m nx_tricount``, on small arguments (seconds in all)."""
+
+import subprocess
+import sys
+import time
+from types import SimpleNamespace
+
+import networkx as nx
+import pytest
+
+from nx_tricount import __main__ as job
+from conftest import SMALL_DATA_DIR, manifest
+
+
+def test_rmat_run_agrees_with_networkx(capsys):
+    results = job.main(["--rmat", "9"])
+    out = capsys.readouterr().out
+    [(name, rows)] = results.items()
+    assert name.startswith("R-MAT scale 9")
+    assert [row[0] for row in rows] == list(job.FUNCTIONS)
+    assert all(row[2] is not None and row[4] is True for row in rows)
+    assert "warm-up:" in out and "not in the times below" in out
+    assert "speed-up" in out and "not run" not in out
+
+
+def test_budget_skips_networkx_with_a_notice(capsys):
+    rows = job.main(["--rmat", "9", "--networkx-budget", "0"])["R-MAT scale 9 (seed 0)"]
+    out = capsys.readouterr().out
+    assert all(row[2] is None and row[4] is None for row in rows)
+    assert "NetworkX not run for triangles, clustering, transitivity, average_clustering" in out
+    assert "--networkx-budget" in out and "est." in out
+
+
+def test_edge_list_file(capsys):
+    job.main(["--edges", str(SMALL_DATA_DIR / "jazz.txt.gz"), "--algorithm", "merge", "--device", "cpu"])
+    out = capsys.readouterr().out
+    assert f"triangles: {int(manifest()['jazz.txt.gz']['triangles']):,}" in out
+    assert "algorithm=merge" in out and "device=cpu" in out
+
+
+def test_help_renders_without_backticks():
+    result = subprocess.run(
+        [sys.executable, "-m", "nx_tricount", "--help"], capture_output=True, text=True, check=True
+    )
+    assert "--networkx-budget" in result.stdout and "--rmat" in result.stdout
+    assert "`" not in result.stdout
+
+
+def test_default_run_is_les_miserables_and_a_graph_where_the_speed_up_shows():
+    args = SimpleNamespace(edges=None, rmat=None)
+    graphs = dict(job._graphs(args))
+    names = list(graphs)
+    assert names[0].startswith("Les Mis")
+    assert names[1].startswith(f"R-MAT scale {job.DEFAULT_RMAT_SCALE}")
+    G = graphs[names[1]]
+    estimates = [job.estimate_networkx_seconds(f, G, job.wedges(G)) for f in job.FUNCTIONS]
+    # NetworkX takes seconds there, and every reference run fits the default budget.
+    assert max(estimates) > 1 and max(estimates) <= job.DEFAULT_BUDGET
+
+
+def test_wedges_leave_self_loops_out():
+    G = nx.complete_graph(4)
+    assert job.wedges(G) == 4 * 3
+    G.add_edge(0, 0)
+    assert job.wedges(G) == 4 * 3
+
+
+def test_a_long_call_shows_a_progress_bar(capsys):
+    with job._progress("NetworkX clustering", estimate=2.0):
+        time.sleep(1.3)
+    assert "NetworkX clustering" in capsys.readouterr().err
+
+
+def test_a_short_call_shows_none(capsys):
+    with job._progress("NetworkX clustering", estimate=2.0):
+        pass
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("argv", [["--rmat", "9", "--edges", "x"], ["--algorithm", "nope"]])
+def test_bad_arguments_exit_with_usage(argv):
+    with pytest.raises(SystemExit) as error:
+        job.main(argv)
+    assert error.value.code == 2
+
+
+def test_gpu_asked_for_without_one_is_a_clear_error(capsys):
+    from nx_tricount.device import gpu_available
+
+    if gpu_available():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(SystemExit) as error:
+        job.main(["--rmat", "9", "--device", "gpu"])
+    assert error.value.code == 1
+    assert "device='gpu'" in capsys.readouterr().err

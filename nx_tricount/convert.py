@@ -13,7 +13,7 @@ import numpy as np
 from .device import to_host
 from .graph import TriGraph
 
-__all__ = ["from_networkx", "to_networkx"]
+__all__ = ["from_networkx", "to_networkx", "NUMBER_TYPES"]
 
 
 def _integer_labels(nodes):
@@ -64,14 +64,14 @@ def _label_mapper(nodes):
 #: with as numbers (Python's int, float and bool; NumPy's integers, floats and
 #: bools). Anything else (str, None, Decimal, Fraction, complex, ...) is kept as
 #: the objects themselves, and clustering leaves them to NetworkX's arithmetic.
-_NUMBERS = (int, float, np.integer, np.floating, np.bool_)
+NUMBER_TYPES = (int, float, np.integer, np.floating, np.bool_)
 
 
 def _numeric_column(values, name, count):
     """An edge attribute as a float64 array when every value is a number, else
-    the list of the values (see :data:`_NUMBERS`)."""
+    the list of the values (see :data:`NUMBER_TYPES`)."""
     values = list(values)
-    if all(issubclass(t, _NUMBERS) for t in set(map(type, values))):
+    if all(issubclass(t, NUMBER_TYPES) for t in set(map(type, values))):
         try:
             return np.fromiter(values, dtype=np.float64, count=count)
         except OverflowError:  # an int beyond float64: NetworkX divides it exactly
@@ -196,16 +196,19 @@ def from_networkx(
     )
 
 
-def to_networkx(graph):
+def to_networkx(graph, into=None):
     """Build the NetworkX graph a ``TriGraph`` stands for (class, nodes in id
-    order, edges with their kept attributes, graph attributes)."""
+    order, edges with their kept attributes, graph attributes).
+
+    ``into``: an empty NetworkX graph to fill (``create_using``) instead of a new one.
+    """
     cls = {
         (False, False): nx.Graph,
         (True, False): nx.DiGraph,
         (False, True): nx.MultiGraph,
         (True, True): nx.MultiDiGraph,
     }[(graph.directed, graph.multigraph)]
-    G = cls()
+    G = cls() if into is None else into
     G.graph.update(graph.graph)
     labels = graph.label_list()
     if graph.node_data is None:

@@ -8,7 +8,9 @@ Python loop over edges.
 """
 
 import networkx as nx
+import numpy as np
 
+from .convert import NUMBER_TYPES
 from .device import module_of
 from .graph import TriGraph
 
@@ -19,20 +21,80 @@ def _is_cudf(obj):
     return type(obj).__module__.startswith("cudf")
 
 
+def _is_series(obj):
+    return hasattr(obj, "to_numpy") and hasattr(obj, "dtype")
+
+
+def _objects(values):
+    """A 1-D object array of what iterating ``values`` yields (tuples stay whole)."""
+    return np.fromiter(values, dtype=object)
+
+
 def _column(frame, name, role):
-    """A frame column as a NumPy or CuPy array (no copy where possible)."""
+    """A frame column as a NumPy or CuPy array (no copy where possible).
+
+    ``frame`` is a pandas or cuDF frame, or anything NetworkX indexes the same
+    way (a dict of lists). The labels are what iterating the column yields, as
+    NetworkX reads them: plain NumPy numbers stay an array (their ``tolist`` is
+    the same Python numbers); other dtypes (datetimes, categories, extension
+    types, objects) become the objects iteration gives (``pd.Timestamp`` ...).
+    """
     try:
         series = frame[name]
-    except (KeyError, TypeError) as err:
-        raise nx.NetworkXError(f"Invalid {role} argument: no column {name!r}") from err
-    if series.isna().any():
-        raise ValueError(f"column {name!r} ({role}) has missing values")
+    except KeyError:
+        columns = list(getattr(frame, "columns", frame))
+        raise KeyError(
+            f"no {role} column {name!r} in the frame; its columns are {columns!r}"
+        ) from None
     if _is_cudf(series):
         if series.dtype.kind in "iufb":
-            return series.to_cupy()
-        # Strings and other objects are labelled on the host.
-        return series.to_pandas().to_numpy()
-    return series.to_numpy()
+            return _no_missing(series.to_cupy(), series.isna().any(), name, role)
+        series = series.to_pandas()  # strings and other objects are labelled on the host
+    if _is_series(series) and isinstance(series.dtype, np.dtype) and series.dtype.kind in "iufb":
+        values = series.to_numpy()
+    else:
+        values = _objects(series)
+    return _no_missing(values, _has_missing(values), name, role)
+
+
+def _has_missing(values):
+    """Whether a host array holds NaN, None or NaT (pandas' ``isna``)."""
+    if values.dtype.kind in "iub":
+        return False
+    if values.dtype.kind == "f":
+        return bool(np.isnan(values).any())
+    try:
+        import pandas as pd
+    except ImportError:  # a dict of lists needs no pandas
+        return any(v is None or v != v for v in values.tolist())
+    return bool(pd.isna(values).any())
+
+
+def _no_missing(values, missing, name, role):
+    if missing:
+        raise ValueError(
+            f"column {name!r} ({role}) has missing values (NaN, None or NaT); "
+            "drop or fill them first: every node label must be a value"
+        )
+    return values
+
+
+def _attribute(values):
+    """An edge attribute column: an array for NumPy numbers, else the Python objects."""
+    if _is_cudf(values) and values.dtype.kind in "iufb":
+        return values.to_cupy()
+    if _is_cudf(values):
+        values = values.to_pandas()
+    if _is_series(values) and isinstance(values.dtype, np.dtype) and values.dtype.kind in "iufb":
+        return values.to_numpy()
+    values = list(values)
+    types = set(map(type, values))
+    # One type only: a list of ints and floats keeps each object's type, as NetworkX does.
+    if len(types) == 1 and issubclass(types.pop(), NUMBER_TYPES):
+        array = np.array(values)
+        if array.dtype.kind in "iufb":
+            return array
+    return values
 
 
 def _first_appearance_ids(src, dst):
@@ -43,10 +105,15 @@ def _first_appearance_ids(src, dst):
     xp = module_of(src)
     interleaved = xp.stack([src, dst], axis=1).ravel()
     if interleaved.dtype == object:
-        import pandas as pd
-
-        codes, uniques = pd.factorize(interleaved, sort=False)
-        labels = list(uniques)
+        # A dict, as NetworkX's node dict: 1, 1.0, True and np.int64(1) are one
+        # node, labelled as it first appears (pandas' factorize keeps True apart).
+        index = {}
+        codes = np.fromiter(
+            (index.setdefault(v, len(index)) for v in interleaved.tolist()),
+            dtype=np.int64,
+            count=interleaved.size,
+        )
+        labels = list(index)
     else:
         uniques, first, inverse = xp.unique(
             interleaved, return_index=True, return_inverse=True
@@ -75,7 +142,7 @@ def from_frame(
 
     Parameters
     ----------
-    df : pandas.DataFrame or cudf.DataFrame
+    df : pandas.DataFrame, cudf.DataFrame, or a dict of columns
         One row per edge.
     source, target : column names
         Endpoint columns; any hashable labels (numbers, strings, …).
@@ -90,7 +157,15 @@ def from_frame(
     Returns
     -------
     TriGraph
-        Nodes in order of first appearance, as NetworkX would number them.
+        Nodes in order of first appearance, as NetworkX would number them, with
+        the labels NetworkX would see (``pd.Timestamp`` for datetimes).
+
+    Raises
+    ------
+    KeyError
+        ``source`` or ``target`` is not a column, as in NetworkX.
+    NetworkXError
+        An ``edge_attr`` or ``edge_key`` column is missing, as in NetworkX.
 
     Examples
     --------
@@ -105,6 +180,10 @@ def from_frame(
     dst = _column(df, target, "target")
     if module_of(src) is not module_of(dst):
         raise TypeError("source and target columns must be on the same device")
+    if src.dtype != dst.dtype and module_of(src) is np:
+        # Mixed dtypes (int64 and float64, ...): label the Python objects, so that
+        # 1 and 1.0 are one node labelled as it first appears, as in NetworkX.
+        src, dst = src.astype(object), dst.astype(object)
     src_ids, dst_ids, labels = _first_appearance_ids(src, dst)
     reserved = [source, target] + ([edge_key] if multigraph and edge_key is not None else [])
     if edge_attr is None:
@@ -119,18 +198,22 @@ def from_frame(
         raise nx.NetworkXError(f"Invalid edge_attr argument: No columns found with name: {names}")
     edge_data = {}
     for name in names:
-        series = df[name] if name in df.columns else None
-        if series is None:
-            raise nx.NetworkXError(f"Invalid edge_attr argument: {edge_attr}")
-        if series.dtype.kind in "iufb":
-            edge_data[name] = series.to_cupy() if _is_cudf(series) else series.to_numpy()
-        else:
-            host = series.to_pandas() if _is_cudf(series) else series
-            edge_data[name] = host.tolist()
+        try:
+            values = df[name]
+        except (KeyError, TypeError) as err:
+            raise nx.NetworkXError(
+                f"Invalid edge_attr argument: {edge_attr}; no column {name!r} in the frame"
+            ) from err
+        edge_data[name] = _attribute(values)
     edge_keys = None
     if multigraph and edge_key is not None:
-        keys = df[edge_key]
-        edge_keys = (keys.to_pandas() if _is_cudf(keys) else keys).tolist()
+        try:
+            keys = df[edge_key]
+        except (KeyError, TypeError) as err:
+            if edge_attr is None:  # NetworkX reads the column unguarded then
+                raise
+            raise nx.NetworkXError(f"Invalid edge_key argument: {edge_key}") from err
+        edge_keys = list(keys.to_pandas() if _is_cudf(keys) else keys)
     n = len(labels)
     return TriGraph(
         src_ids,

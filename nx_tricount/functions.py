@@ -243,17 +243,30 @@ def from_pandas_edgelist(
 
     Parameters
     ----------
-    df : pandas.DataFrame or cudf.DataFrame
-    source, target, edge_attr, create_using, edge_key
-        As in :func:`networkx.from_pandas_edgelist`; ``create_using`` gives the
-        graph class.
+    df : pandas.DataFrame, cudf.DataFrame, or a dict of columns
+    source, target, edge_attr, edge_key
+        As in :func:`networkx.from_pandas_edgelist`.
+    create_using : graph class or instance, optional
+        A class gives the TriGraph's kind (directed, multigraph). An instance is
+        cleared, filled and returned as NetworkX does (then the result is that
+        NetworkX graph, not a TriGraph: the frame is read by the backend, the
+        graph built by the instance's own methods).
 
     Returns
     -------
-    TriGraph
+    TriGraph, or ``create_using`` when it is a graph instance
+
+    Raises
+    ------
+    TypeError
+        ``create_using`` is neither a graph class nor a graph (NetworkX's error).
+    KeyError
+        ``source`` or ``target`` is not a column (as in NetworkX).
+    NetworkXError
+        An ``edge_attr`` or ``edge_key`` column is missing (as in NetworkX).
     """
-    kind = nx.empty_graph(0, create_using)
-    return from_frame(
+    kind = nx.empty_graph(0, create_using)  # clears an instance, as NetworkX does
+    T = from_frame(
         df,
         source,
         target,
@@ -262,3 +275,6 @@ def from_pandas_edgelist(
         multigraph=kind.is_multigraph(),
         edge_key=edge_key,
     )
+    if create_using is not None and not isinstance(create_using, type):
+        return to_networkx(T, into=kind)
+    return T

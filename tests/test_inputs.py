@@ -355,3 +355,58 @@ def test_misspelt_setting_in_a_block_is_networkxs_invalid_config_error():
     ours = outcome(lambda: setattr(nx.config.backends.tricount, "algorithms", "merge"))
     assert ours[1] is AttributeError and ours[2].startswith("Invalid config name: 'algorithms'")
     assert nx.config.backends.tricount.algorithm == "auto"
+
+
+# --- from_pandas_edgelist -------------------------------------------------------
+
+
+def _frame_pair(df, **kwargs):
+    ours = outcome(lambda: nx.from_pandas_edgelist(df, backend="tricount", **kwargs))
+    theirs = outcome(lambda: nx.from_pandas_edgelist(df, **kwargs))
+    return ours, theirs
+
+
+def test_datetime_nodes_are_networkxs_timestamps():
+    times = pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-03"])
+    df = pd.DataFrame({"source": times, "target": times[[1, 2, 0]]})
+    ours, theirs = _frame_pair(df)
+    assert list(ours[1]) == list(theirs[1])
+    assert all(type(a) is type(b) for a, b in zip(ours[1], theirs[1]))
+    assert nx_tricount.triangles(ours[1]) == nx.triangles(theirs[1])
+
+
+def test_dict_of_lists_is_a_frame_as_for_networkx():
+    df = {"source": [0, 1, 2, (1, 2)], "target": [1, 2, 0, 0], "w": [1.0, 2.0, 3.0, 4.0]}
+    for kwargs in ({}, {"edge_attr": "w"}, {"edge_attr": ["w"]}):
+        ours, theirs = _frame_pair(df, **kwargs)
+        assert ours[0] == theirs[0] == "ok"
+        assert list(ours[1]) == list(theirs[1])
+        assert nx.clustering(ours[1]) == nx.clustering(theirs[1])
+    ours, theirs = _frame_pair(df, edge_attr=True)  # a dict has no .columns
+    assert ours[1] is theirs[1]
+
+
+@pytest.mark.parametrize("kwargs", [{"source": "s"}, {"target": "t"}, {"edge_attr": "nope"},
+                                    {"edge_attr": ["w", "nope"]}, {"edge_attr": []}])
+def test_missing_columns_raise_networkxs_exceptions(kwargs):
+    df = pd.DataFrame({"source": [0, 1], "target": [1, 2], "w": [1, 2]})
+    ours, theirs = _frame_pair(df, **kwargs)
+    assert theirs[0] == ours[0] == "raised" and ours[1] is theirs[1], (ours, theirs)
+    assert "nope" in ours[2] or "s" in ours[2] or "t" in ours[2]
+
+
+def test_create_using_an_instance_is_filled_as_networkx_fills_it():
+    df = pd.DataFrame({"source": [0, 1, 2, 1], "target": [1, 2, 0, 0], "w": [1, 2, 3, 4]})
+    for cls in (nx.Graph, nx.DiGraph, nx.MultiGraph):
+        for kwargs in ({}, {"edge_attr": "w"}):
+            H, K = cls([(7, 8)], name="old"), cls([(7, 8)], name="old")
+            ours = nx.from_pandas_edgelist(df, create_using=H, backend="tricount", **kwargs)
+            theirs = nx.from_pandas_edgelist(df, create_using=K, **kwargs)
+            assert ours is H and theirs is K and H.graph == K.graph == {}
+            assert list(H.nodes) == list(K.nodes)
+            assert list(H.edges(data=True)) == list(K.edges(data=True))
+    T = nx.from_pandas_edgelist(df, create_using=nx.DiGraph, backend="tricount")
+    assert isinstance(T, nx_tricount.TriGraph) and T.is_directed()
+    assert outcome(lambda: nx_tricount.from_pandas_edgelist(df, create_using=3))[1] is (
+        outcome(lambda: nx.from_pandas_edgelist(df, create_using=3))[1]
+    )

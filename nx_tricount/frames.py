@@ -7,6 +7,8 @@ appearance (``src[0], dst[0], src[1], …``), which is the node order NetworkX's
 Python loop over edges.
 """
 
+import os
+
 import networkx as nx
 import numpy as np
 
@@ -227,6 +229,55 @@ def from_frame(
     )
 
 
+#: The largest vertex id: ids are int64.
+_LARGEST_ID = 2**63 - 1
+#: Bytes the preprocessing and the counts hold per vertex id: degrees, CSR
+#: offsets, ordering and inverse, per-node counts and terms (int64 or float64).
+BYTES_PER_VERTEX = 64
+
+
+def _vertex_count(n, largest):
+    """``n`` checked (an int covering every id), or ``largest + 1``."""
+    if n is None:
+        return largest + 1
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise TypeError(
+            f"n must be an int (the number of vertices), got {n!r} of type {type(n).__name__}"
+        )
+    n = int(n)
+    if n < 0:
+        raise ValueError(f"n must be a non-negative number of vertices, got {n}")
+    if largest >= n:
+        raise ValueError(f"vertex id {largest} is out of range for n={n} nodes (n > max id)")
+    return n
+
+
+def _available_memory():
+    """Bytes of host memory available to a new allocation (MemAvailable)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def _check_memory(n):
+    """Raise MemoryError, before anything is allocated, when ``n`` vertex ids
+    need more memory than is available (sparse ids: a few edges, huge ids)."""
+    needed = BYTES_PER_VERTEX * n
+    available = _available_memory()
+    if needed > available:
+        raise MemoryError(
+            f"{n:,} vertex ids (0..{n - 1:,}) need about {needed:,} bytes "
+            f"({needed / 2**30:,.1f} GiB; {BYTES_PER_VERTEX} per id) but {available:,} bytes "
+            "are available: from_edges takes dense ids 0..n-1; for sparse ids use "
+            "from_frame, which numbers the labels 0..n-1 by first appearance"
+        )
+
+
 def from_edges(src, dst, *, n=None, directed=False, weight=None, weight_name="weight"):
     """Build a ``TriGraph`` from arrays of vertex ids.
 
@@ -235,7 +286,8 @@ def from_edges(src, dst, *, n=None, directed=False, weight=None, weight_name="we
     src, dst : 1-D integer arrays (NumPy or CuPy)
         Edge endpoints as ids ``0..n-1``; duplicates and self-loops are allowed.
     n : int, optional
-        Number of vertices (default ``max id + 1``); nodes are ``0..n-1``.
+        Number of vertices (default ``max id + 1``); nodes are ``0..n-1``. An
+        int (or NumPy integer) greater than every id.
     directed : bool
         Whether the edges are arcs.
     weight : 1-D numeric array, optional
@@ -244,6 +296,16 @@ def from_edges(src, dst, *, n=None, directed=False, weight=None, weight_name="we
     Returns
     -------
     TriGraph
+
+    Raises
+    ------
+    TypeError
+        Ids that are not integers, or ``n`` that is not an int.
+    ValueError
+        A negative id, an id of 2**63 or more, or ``n`` not above every id.
+    MemoryError
+        The ids need more memory than is available (``BYTES_PER_VERTEX`` per
+        id up to the largest): renumber sparse ids with :func:`from_frame`.
 
     Examples
     --------
@@ -266,10 +328,15 @@ def from_edges(src, dst, *, n=None, directed=False, weight=None, weight_name="we
     smallest = int(min(src.min(), dst.min())) if src.size else 0
     if smallest < 0:
         raise ValueError(f"vertex ids must be non-negative, found {smallest}")
-    if n is None:
-        n = largest + 1
-    elif largest >= n:
-        raise ValueError(f"vertex id {largest} is out of range for n={n} nodes")
+    if largest > _LARGEST_ID:
+        raise ValueError(
+            f"vertex id {largest} is too large: ids are int64, below 2**63; use "
+            "from_frame, which numbers any labels 0..n-1 by first appearance"
+        )
+    if src.dtype == np.uint64:  # ids below 2**63 fit int64 (uint64 with int64 is float64)
+        src, dst = src.astype(np.int64), dst.astype(np.int64)
+    n = _vertex_count(n, largest)
+    _check_memory(n)
     edge_data = {}
     if weight is not None:
         weight = xp.asarray(weight)

@@ -410,3 +410,36 @@ def test_create_using_an_instance_is_filled_as_networkx_fills_it():
     assert outcome(lambda: nx_tricount.from_pandas_edgelist(df, create_using=3))[1] is (
         outcome(lambda: nx.from_pandas_edgelist(df, create_using=3))[1]
     )
+
+
+# --- from_edges -----------------------------------------------------------------
+
+
+def test_from_edges_uint64_ids():
+    small = np.array([0, 1, 2], dtype=np.uint64)
+    G = nx_tricount.from_edges(small, small[[1, 2, 0]])
+    assert nx_tricount.triangles(G) == {0: 1, 1: 1, 2: 1}
+    big = np.array([0, 2**63], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"2\*\*63"):
+        nx_tricount.from_edges(big, np.array([1, 2], dtype=np.uint64))
+
+
+def test_from_edges_huge_sparse_ids_fail_before_allocating():
+    src = np.array([0, 1, 3_000_000_000 * 1000])
+    with pytest.raises(MemoryError, match="from_frame"):
+        nx_tricount.from_edges(src, np.array([1, 2, 0]))
+    with pytest.raises(MemoryError, match="bytes"):
+        nx_tricount.from_edges(np.array([0]), np.array([1]), n=10**15)
+
+
+@pytest.mark.parametrize("n, error", [(3.5, TypeError), (3.0, TypeError), (True, TypeError),
+                                      ("3", TypeError), (2, ValueError), (-1, ValueError)])
+def test_from_edges_n_must_be_an_integer_covering_the_ids(n, error):
+    with pytest.raises(error, match="n"):
+        nx_tricount.from_edges(np.array([0, 1, 2]), np.array([1, 2, 0]), n=n)
+
+
+@pytest.mark.parametrize("n", [3, np.int64(4), np.uint8(5)])
+def test_from_edges_n_accepts_integers(n):
+    G = nx_tricount.from_edges(np.array([0, 1, 2]), np.array([1, 2, 0]), n=n)
+    assert G.n == int(n) and type(G.n) is int

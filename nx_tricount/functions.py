@@ -4,6 +4,8 @@ for a single node; Python ``int``/``float`` only; zero coefficients as the int
 ``0``). The quantities they are made of are counted by :mod:`nx_tricount.terms`.
 """
 
+import logging
+
 import networkx as nx
 import numpy as np
 
@@ -17,6 +19,8 @@ from .node_selection import per_node_result, select
 from .plan import make_plan
 
 __all__ = ["triangles", "clustering", "average_clustering", "transitivity", "from_pandas_edgelist"]
+
+logger = logging.getLogger("nx_tricount")
 
 _MULTIGRAPH = "not implemented for multigraph type"
 _DIRECTED = "not implemented for directed type"
@@ -140,6 +144,7 @@ def clustering(
     if weight is not None and isinstance(G.edge_data.get(weight), list):
         # Weights that are not numbers (str, None, Decimal, Fraction, complex...):
         # whether they work, and what comes out, is NetworkX's Python arithmetic.
+        logger.info("tricount: weights %r are not all numbers; NetworkX's clustering runs", weight)
         return nx.clustering(to_networkx(G), nodes, weight, backend="networkx")
     selection = select(G, nodes)
     plan = make_plan(

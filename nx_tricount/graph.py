@@ -108,16 +108,17 @@ class TriGraph:
         return iter(self.label_list())
 
     def __contains__(self, node):
-        if self.labels is None:
-            # range containment compares by ==, like a dict lookup of an int key.
-            try:
-                return node in range(self.n)
-            except TypeError:
-                return False
+        """NetworkX's ``node in G``: a dict lookup, so False for an unhashable
+        object, else whether ``node`` equals a node that has its hash."""
         try:
-            return node in self._label_index()
+            key = hash(node)
         except TypeError:
             return False
+        if self.labels is None:
+            # An int 0 <= k < 2**61 - 1 hashes to itself, so ``key`` is the one id
+            # a dict lookup of ``node`` would compare it with.
+            return 0 <= key < self.n and node in {key: None}
+        return node in self._label_index()
 
     # --- labels -------------------------------------------------------------
     def label_list(self):
@@ -137,9 +138,11 @@ class TriGraph:
         return self._index
 
     def node_id(self, node):
-        """The id of ``node`` (which must be in the graph)."""
+        """The id of ``node`` (which must be in the graph): for the ids of an
+        unlabelled graph the int it hashes to (``1.0``, ``True`` and
+        ``np.int64(1)`` are all the node 1, as in a dict)."""
         if self.labels is None:
-            return int(node)
+            return hash(node)
         return self._label_index()[node]
 
     # --- data on a device ---------------------------------------------------

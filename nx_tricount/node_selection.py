@@ -13,31 +13,7 @@ compares equal to one (``1.0`` and ``True`` are the node ``1``).
 
 import networkx as nx
 
-__all__ = ["contains", "select", "per_node_result"]
-
-
-def contains(G, node):
-    """NetworkX's ``node in G`` (``Graph.__contains__``) on a TriGraph.
-
-    A dict lookup: False for an unhashable object (NetworkX catches the
-    TypeError), else whether ``node`` equals a node that has its hash. For the
-    ids ``0..n-1`` of an unlabelled graph the one candidate is ``hash(node)``.
-    """
-    try:
-        key = hash(node)
-    except TypeError:
-        return False
-    if G.labels is not None:
-        return node in G  # TriGraph's lookup in its label dict
-    # An int 0 <= k < 2**61 - 1 hashes to itself, so k == hash(node) is the one
-    # id a dict lookup of ``node`` would compare with.
-    return 0 <= key < G.n and node in {key: None}
-
-
-def _node_id(G, node):
-    """The id of ``node``, a node of G (for ids, the int it hashes to: ``1.0``,
-    ``True``, ``np.int64(1)`` and ``1 + 0j`` are all the node 1)."""
-    return hash(node) if G.labels is None else G.node_id(node)
+__all__ = ["select", "per_node_result"]
 
 
 def _nbunch(G, nodes):
@@ -51,9 +27,9 @@ def _nbunch(G, nodes):
     try:
         for member in nodes:
             hash(member)  # NetworkX's dict lookup rejects unhashable members
-            if contains(G, member):
+            if member in G:
                 keys.append(member)
-                ids.append(_node_id(G, member))
+                ids.append(G.node_id(member))
     except TypeError as err:
         message = err.args[0] if err.args else ""
         exc = err
@@ -76,8 +52,8 @@ def select(G, nodes):
     """
     if nodes is None:
         return None
-    if contains(G, nodes):
-        return [nodes], [_node_id(G, nodes)], True
+    if nodes in G:
+        return [nodes], [G.node_id(nodes)], True
     keys, ids = _nbunch(G, nodes)
     return keys, ids, False
 

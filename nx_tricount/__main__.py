@@ -4,8 +4,8 @@ With no graph given it runs on two graphs: Les Misérables (embedded in NetworkX
 77 nodes) and a seeded R-MAT graph of scale 13 (6,458 nodes, 102,143 edges),
 where the speed-up shows. For each graph it prints the plan, the results, and the
 time of each function in tricount and in NetworkX, with the speed-up and whether
-the two results are equal. Kernel compilation (numba on the CPU, CUDA on the GPU)
-is timed once, apart, before the first count.
+the two results are equal. A first call of each function on each graph compiles
+the kernels (numba on the CPU, CUDA on the GPU): it is timed apart, as warm-up.
 
 NetworkX's reference run of a function is skipped, with a notice, when its time
 estimated from the graph's wedges exceeds --networkx-budget seconds; runs that
@@ -139,27 +139,24 @@ def _progress(label, estimate):
         bar.close()
 
 
-def _warm_up(plan, done):
-    """Run every function once on a small graph with the plan's settings, so that
-    their kernels are compiled (or loaded from numba's cache) before any timing."""
+def _warm_up(G, plan):
+    """Call every function once on G with the plan's settings, so that the kernels
+    are compiled (or loaded from numba's cache) before any timing: some are made
+    for the sizes and types of the graph at hand."""
     settings = dict(algorithm=plan.algorithm, orientation=plan.orientation,
                     ordering=plan.ordering, device=plan.device)
-    key = tuple(settings.values())
-    if key in done:
-        return
-    print("warm-up: compiling the kernels (numba caches them on disk) ...", flush=True)
-    small = nx_tricount.from_networkx(nx.complete_graph(5))
-    _, seconds = _timed(lambda: [getattr(nx, name)(small, **settings) for name in FUNCTIONS])
-    print(f"warm-up: {seconds:.2f} s ({plan.algorithm} on the {plan.device}; "
-          "not in the times below)", flush=True)
-    done.add(key)
+    print("warm-up: a first call of each function (kernels compiled or loaded) ...", flush=True)
+    tg = nx_tricount.from_networkx(G)
+    _, seconds = _timed(lambda: [getattr(nx, name)(tg, **settings) for name in FUNCTIONS])
+    print(f"warm-up: {seconds:.2f} s ({plan.algorithm} on the {plan.device}; not in the times below)",
+          flush=True)
 
 
 def _ms(seconds):
     return f"{1000 * seconds:,.2f}"
 
 
-def run_graph(name, G, settings, budget, warmed=None):
+def run_graph(name, G, settings, budget, verbose_plan=True):
     """Count on G with tricount and NetworkX; print and return the table's rows
     ``(function, tricount s, networkx s or None, estimated s, same or None)``."""
     wedge_count = wedges(G)
@@ -167,9 +164,8 @@ def run_graph(name, G, settings, budget, warmed=None):
           f"{wedge_count:,} wedges", flush=True)
     tg, convert_s = _timed(nx_tricount.from_networkx, G)
     plan = nx_tricount.make_plan(tg, **settings)
-    warmed = set() if warmed is None else warmed
-    print(f"plan: {plan}" if not warmed else f"plan: {str(plan).splitlines()[0]}", flush=True)
-    _warm_up(plan, warmed)
+    print(f"plan: {plan}" if verbose_plan else f"plan: {str(plan).splitlines()[0]}", flush=True)
+    _warm_up(G, plan)
 
     rows, skipped = [], []
     for function in FUNCTIONS:
@@ -219,9 +215,9 @@ def main(argv=None):
         nx_tricount.make_plan(**settings)  # before any graph is built
     except GPUNotAvailableError as error:
         parser.exit(1, f"{parser.prog}: {error}\n")
-    results, warmed = {}, set()
+    results = {}
     for name, G in _graphs(args):
-        results[name] = run_graph(name, G, settings, args.networkx_budget, warmed)
+        results[name] = run_graph(name, G, settings, args.networkx_budget, not results)
     if any(row[4] is False for rows in results.values() for row in rows):
         raise SystemExit("tricount and NetworkX disagree")
     return results

@@ -15,6 +15,7 @@ import numpy as np
 from .convert import NUMBER_TYPES
 from .device import module_of
 from .graph import TriGraph
+from .runtime import cuda_errors
 
 __all__ = ["from_edges", "from_frame"]
 
@@ -186,7 +187,11 @@ def from_frame(
         # Mixed dtypes (int64 and float64, ...): label the Python objects, so that
         # 1 and 1.0 are one node labelled as it first appears, as in NetworkX.
         src, dst = src.astype(object), dst.astype(object)
-    src_ids, dst_ids, labels = _first_appearance_ids(src, dst)
+    if module_of(src) is np:
+        src_ids, dst_ids, labels = _first_appearance_ids(src, dst)
+    else:
+        with cuda_errors("numbering the frame's nodes on the GPU"):
+            src_ids, dst_ids, labels = _first_appearance_ids(src, dst)
     reserved = [source, target] + ([edge_key] if multigraph and edge_key is not None else [])
     if edge_attr is None:
         names = []

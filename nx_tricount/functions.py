@@ -11,7 +11,7 @@ import numpy as np
 
 from . import terms
 from .convert import from_networkx, to_networkx
-from .device import module_of, to_host
+from .device import to_host
 from .dispatch import networkx_function
 from .frames import from_frame
 from .graph import TriGraph
@@ -35,14 +35,10 @@ def _as_trigraph(G, weight=None):
     raise TypeError(f"expected a TriGraph or a NetworkX graph, got {type(G).__name__}")
 
 
-def _coefficients(t, denominator):
-    """``t / denominator`` as Python floats, with the int 0 where ``t == 0``."""
-    xp = module_of(t)
-    nonzero = t != 0
-    ratio = xp.zeros(t.shape, dtype=np.float64)
-    ratio[nonzero] = t[nonzero] / denominator[nonzero]  # CuPy's divide has no where=.
-    values = to_host(ratio).tolist()
-    for i in np.flatnonzero(~to_host(nonzero)).tolist():
+def _coefficients(ratio, nonzero):
+    """Python floats, with the int 0 where the coefficient's numerator is 0 (NetworkX's rule)."""
+    values = ratio.tolist()
+    for i in np.flatnonzero(~nonzero).tolist():
         values[i] = 0
     return values
 
@@ -89,6 +85,8 @@ def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None,
     if nodes is not None and G.multigraph:
         raise nx.NetworkXNotImplemented(_MULTIGRAPH)
     selection = select(G, nodes)
+    if selection is not None and selection.error is not None:
+        raise selection.error
     plan = make_plan(
         G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
     )
@@ -150,9 +148,11 @@ def clustering(
     plan = make_plan(
         G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
     )
-    considered = slice(None) if selection is None else selection[1]
-    t, denominator = terms.clustering_terms(G, plan, weight, considered)
-    return per_node_result(G, selection, _coefficients(t, denominator))
+    considered = slice(None) if selection is None else selection.ids
+    ratio, nonzero = terms.clustering_coefficients(G, plan, weight, considered)
+    if selection is not None and selection.error is not None:
+        raise selection.error  # after the nodes before it, as NetworkX goes node by node
+    return per_node_result(G, selection, _coefficients(ratio, nonzero))
 
 
 @networkx_function

@@ -11,13 +11,38 @@ elements compare equal to, and a hashable one is a node when it hashes and
 compares equal to one (``1.0`` and ``True`` are the node ``1``).
 """
 
+from typing import NamedTuple
+
 import networkx as nx
 
-__all__ = ["select", "per_node_result"]
+__all__ = ["Selection", "select", "per_node_result"]
+
+
+class Selection(NamedTuple):
+    """The nodes a NetworkX computation visits for a ``nodes`` argument.
+
+    Attributes
+    ----------
+    keys, ids : lists
+        The result's keys (the container's own objects, in its order) and their ids.
+    single : bool
+        ``nodes`` is one node of G: the result is a scalar.
+    error : Exception or None
+        What NetworkX raises on reaching a member after ``keys`` (an unhashable
+        one, say). NetworkX computes node by node, so an error of its computation
+        at one of ``keys`` (a ZeroDivisionError) comes first; the caller raises
+        ``error`` after computing for ``ids``.
+    """
+
+    keys: list
+    ids: list
+    single: bool
+    error: Exception | None = None
 
 
 def _nbunch(G, nodes):
-    """Keys and ids of ``G.nbunch_iter(nodes)``, with NetworkX's rules and errors.
+    """Keys and ids of ``G.nbunch_iter(nodes)`` up to its first error, and that
+    error (NetworkX's exception, or None).
 
     ``nodes`` is not a single node of G. The keys are the container's own
     objects, in its order.
@@ -39,23 +64,22 @@ def _nbunch(G, nodes):
             exc = nx.NetworkXError(f"Node {nodes} is not in the graph.")
         if "hashable" in message:
             exc = nx.NetworkXError(f"Node {member} in sequence nbunch is not a valid node.")
-        raise exc from None
-    return keys, ids
+        return keys, ids, exc
+    return keys, ids, None
 
 
 def select(G, nodes):
     """The vertices a NetworkX computation visits for ``nodes``.
 
-    Returns None for every node, else ``(keys, ids, single)``: the result keys,
-    their ids, and whether ``nodes`` is a single node (a scalar result). An
-    iterator ``nodes`` is consumed here, once.
+    Returns None for every node, else a :class:`Selection`. An iterator ``nodes``
+    is consumed here, once.
     """
     if nodes is None:
         return None
     if nodes in G:
-        return [nodes], [G.node_id(nodes)], True
-    keys, ids = _nbunch(G, nodes)
-    return keys, ids, False
+        return Selection([nodes], [G.node_id(nodes)], True)
+    keys, ids, error = _nbunch(G, nodes)
+    return Selection(keys, ids, False, error)
 
 
 def per_node_result(G, selection, values):
@@ -63,7 +87,7 @@ def per_node_result(G, selection, values):
     the selection: a dict in G's or the container's order, or one value."""
     if selection is None:
         return dict(zip(G.label_list(), values))
-    keys, ids, single = selection
+    keys, ids, single, _ = selection
     if single:
         return values[ids[0]]
     return {key: values[i] for key, i in zip(keys, ids)}

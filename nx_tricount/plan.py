@@ -19,6 +19,7 @@ from .convert import from_networkx
 from .device import resolve_device
 from .graph import TriGraph
 from .preparation import mean_endpoint_degree
+from .runtime import cuda_errors
 
 __all__ = ["CountTask", "Plan", "make_plan", "current_config", "gpu_auto_algorithm"]
 
@@ -150,7 +151,8 @@ def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device
         if resolved_device == "gpu":
             G = _as_graph(G)
             rows = 0 if G is None else int(G.src.size)
-            chosen, reason = gpu_auto_algorithm(rows, lambda: mean_endpoint_degree(G, "gpu"))
+            with cuda_errors("reading the graph's degrees on the GPU"):
+                chosen, reason = gpu_auto_algorithm(rows, lambda: mean_endpoint_degree(G, "gpu"))
         else:
             chosen, reason = "hash", (
                 "algorithm auto -> hash: on the CPU engine one direct-address table per "

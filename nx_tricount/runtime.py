@@ -75,7 +75,9 @@ def cuda_errors(what):
 
     try:
         yield
-    except cupy.cuda.memory.OutOfMemoryError as exc:
+    except GPUMemoryError:
+        raise
+    except MemoryError as exc:  # CuPy's OutOfMemoryError, or a Thrust sort's bad_alloc
         cupy.get_default_memory_pool().free_all_blocks()
         raise GPUMemoryError(
             f"the GPU ran out of memory while {what} ({exc}); its cached memory was "

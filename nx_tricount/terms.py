@@ -7,11 +7,13 @@ transitivity. Arrays stay on the plan's device; the NetworkX layer
 
 import contextlib
 
+import numpy as np
+
 from . import preparation, runtime
-from .device import to_host
+from .device import module_of, to_host
 from .execute import run
 
-__all__ = ["triangles_per_node", "clustering_terms", "transitivity_sums"]
+__all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
 
 
 def _failures(plan):
@@ -72,6 +74,18 @@ def clustering_terms(G, plan, weight, considered):
                 raise ZeroDivisionError("division by zero")
         sums = run(plan, prepared, "per_node").per_node
         return 2 * sums, degree * (degree - 1)
+
+
+def clustering_coefficients(G, plan, weight, considered):
+    """``(ratio, nonzero)`` as NumPy arrays: each vertex's clustering
+    ``t / denominator`` (0.0 where ``t`` is 0) and where ``t`` is nonzero
+    (:func:`clustering_terms` says what ``t`` is; the arguments are its)."""
+    with _failures(plan):
+        t, denominator = clustering_terms(G, plan, weight, considered)
+        nonzero = t != 0
+        ratio = module_of(t).zeros(t.shape, dtype=np.float64)
+        ratio[nonzero] = t[nonzero] / denominator[nonzero]  # CuPy's divide has no where=.
+        return to_host(ratio), to_host(nonzero)
 
 
 def transitivity_sums(G, plan):

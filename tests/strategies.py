@@ -213,6 +213,9 @@ def _small_graph(draw, cls, weights):
     index = st.integers(0, len(labels) - 1)
     pairs = draw(st.lists(st.tuples(index, index), max_size=3 * len(labels) + 3))
     rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    # No self-loop on a NaN label: NetworkX's triangles takes it for a neighbour
+    # (NaN != NaN; docs/testing.md, "NetworkX's own limits").
+    pairs = [(i, j) for i, j in pairs if not (labels[i] is labels[j] and labels[i] != labels[j])]
     edges = [_edge(labels[i], labels[j], weights, rng) for i, j in pairs]
     return GraphSpec(cls, labels[:first], edges)
 

@@ -36,12 +36,25 @@ _CALLS = {
 }
 
 
+class _FailingAllocator:
+    """CuPy's allocator that counts its calls and fails the ``fail_at``-th (0: none)."""
+
+    def __init__(self, fail_at=0):
+        self.calls, self.fail_at = 0, fail_at
+        self.pool = _cupy().get_default_memory_pool()
+
+    def __call__(self, size):
+        self.calls += 1
+        if self.calls == self.fail_at:
+            raise _cupy().cuda.memory.OutOfMemoryError(size, 0, 0)
+        return self.pool.malloc(size)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("function", list(_CALLS))
 def test_out_of_memory_in_any_step_is_the_backends_error(function):
     cp = _cupy()
     pool = cp.get_default_memory_pool()
-    pool.free_all_blocks()
     call = _CALLS[function]
     src, dst = rmat_edges(14, seed=2)
     weight = np.random.default_rng(0).random(src.size)
@@ -52,22 +65,24 @@ def test_out_of_memory_in_any_step_is_the_backends_error(function):
             cp.asarray(src), cp.asarray(dst), n=1 << 14, weight=cp.asarray(weight)
         )
 
-    # Limits from a few kilobytes up: each fails in a later step (preprocessing,
-    # counting, the result), and every failure is the backend's memory error.
-    failures = 0
-    for limit in (1 << 12, 1 << 16, 1 << 19, 1 << 21, 1 << 23):
+    def run(allocator):
         G = fresh()
-        pool.set_limit(size=pool.used_bytes() + limit)
+        cp.cuda.set_allocator(allocator)
         try:
-            call(G, "gpu")
-        except runtime.GPUMemoryError as exc:
-            failures += 1
-            assert "device='cpu'" in str(exc)
+            return call(G, "gpu")
         finally:
-            pool.set_limit(size=0)  # no limit
-    assert failures >= 2
+            cp.cuda.set_allocator(pool.malloc)
+
+    counting = _FailingAllocator()
+    run(counting)  # a whole call, compiled and warm: how many allocations it makes
+    assert counting.calls > 3
+    # Fail the first allocation, the last, and every one in between in steps: each
+    # step of the call (preprocessing, counting, the result) meets one.
+    for fail_at in sorted({1, counting.calls, *range(1, counting.calls, max(1, counting.calls // 12))}):
+        with pytest.raises(runtime.GPUMemoryError, match="device='cpu'"):
+            run(_FailingAllocator(fail_at))
     # The pool serves the next call, which gives the CPU's answer.
-    got = call(fresh(), "gpu")
+    got = run(pool.malloc)
     if function == "weighted":
         assert got.keys() == expected.keys()
         np.testing.assert_allclose(list(got.values()), list(expected.values()), rtol=1e-12)

@@ -443,3 +443,15 @@ def test_from_edges_n_must_be_an_integer_covering_the_ids(n, error):
 def test_from_edges_n_accepts_integers(n):
     G = nx_tricount.from_edges(np.array([0, 1, 2]), np.array([1, 2, 0]), n=n)
     assert G.n == int(n) and type(G.n) is int
+
+
+def test_zero_weights_raise_before_a_later_unhashable_member():
+    """NetworkX computes node by node: with every weight 0, the first node with a
+    neighbour raises ZeroDivisionError before nbunch reaches an unhashable member."""
+    G = nx.Graph()
+    G.add_edge(37, 24, weight=0.0)
+    for nodes in ([37, [1]], [[1], 37]):
+        with pytest.raises(Exception) as expected:
+            nx.clustering(G, list(nodes), "weight")
+        with pytest.raises(expected.type):
+            nx.clustering(G, list(nodes), "weight", backend="tricount", device="cpu")

@@ -1,9 +1,6 @@
 """Configuration, device selection, the plan, and zero-code-change dispatch."""
 
-import os
-import subprocess
 import sys
-import textwrap
 
 import networkx as nx
 import pytest
@@ -11,21 +8,14 @@ import pytest
 import nx_tricount
 from nx_tricount.config import CHOICES, KERNEL_PARAMETERS
 from nx_tricount.device import GPUNotAvailableError, gpu_available
+from subprocesses import run_python as run_python_result
 
 
 def run_python(code, **env):
-    """Run ``code`` in a fresh interpreter (so import-time behaviour is real)."""
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("NX_TRICOUNT", "NETWORKX_"))}
-    environment.update(env)
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env=environment,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+    """Run ``code`` in a fresh interpreter; its stdout, after checking it succeeded."""
+    returncode, out, err = run_python_result(code, **env)
+    assert returncode == 0, err
+    return out
 
 
 def test_defaults_and_registration():

@@ -4,10 +4,6 @@ settings, misspelt settings, ``from_pandas_edgelist``'s inputs and ``from_edges`
 limits. Every expected value or exception is NetworkX's own, computed here."""
 
 import math
-import os
-import subprocess
-import sys
-import textwrap
 from decimal import Decimal
 from fractions import Fraction
 
@@ -19,6 +15,7 @@ import pytest
 import nx_tricount
 from nx_tricount.config import CHOICES
 from nx_tricount.preprocess.edge_values import max_edge_value
+from subprocesses import run_python
 
 
 @pytest.fixture(autouse=True)
@@ -55,22 +52,6 @@ def assert_same_outcome(ours, theirs, *, rel=1e-12, message=True):
         assert all(_close(a[k], b[k], rel) for k in b), (a, b)
     else:
         assert _close(a, b, rel), (a, b)
-
-
-def run_python(code, **env):
-    """Run ``code`` in a fresh interpreter; returns (returncode, stdout, stderr)."""
-    environment = {
-        k: v for k, v in os.environ.items() if not k.startswith(("NX_TRICOUNT", "NETWORKX_"))
-    }
-    environment.update(env)
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env=environment,
-        check=False,
-    )
-    return result.returncode, result.stdout, result.stderr
 
 
 # --- nodes= ------------------------------------------------------------------

@@ -53,8 +53,8 @@ def _column(frame, name, role):
         if series.dtype.kind in "iufb":
             return _no_missing(series.to_cupy(), series.isna().any(), name, role)
         series = series.to_pandas()  # strings and other objects are labelled on the host
-    if _is_series(series) and isinstance(series.dtype, np.dtype) and series.dtype.kind in "iufb":
-        values = series.to_numpy()
+    if _is_series(series) and isinstance(series.dtype, np.dtype) and series.dtype.kind in "iufbO":
+        values = series.to_numpy()  # numbers, or the objects themselves: no Python loop
     else:
         values = _objects(series)
     return _no_missing(values, _has_missing(values), name, role)
@@ -108,15 +108,7 @@ def _first_appearance_ids(src, dst):
     xp = module_of(src)
     interleaved = xp.stack([src, dst], axis=1).ravel()
     if interleaved.dtype == object:
-        # A dict, as NetworkX's node dict: 1, 1.0, True and np.int64(1) are one
-        # node, labelled as it first appears (pandas' factorize keeps True apart).
-        index = {}
-        codes = np.fromiter(
-            (index.setdefault(v, len(index)) for v in interleaved.tolist()),
-            dtype=np.int64,
-            count=interleaved.size,
-        )
-        labels = list(index)
+        codes, labels = _object_codes(interleaved)
     else:
         uniques, first, inverse = xp.unique(
             interleaved, return_index=True, return_inverse=True
@@ -129,6 +121,30 @@ def _first_appearance_ids(src, dst):
         labels = uniques[order]
     codes = codes.reshape(-1, 2)
     return xp.ascontiguousarray(codes[:, 0]), xp.ascontiguousarray(codes[:, 1]), labels
+
+
+def _object_codes(labels):
+    """First-appearance codes of object labels, and the labels of the codes.
+
+    As NetworkX's node dict: 1, 1.0, True and np.int64(1) are one node, labelled
+    as it first appears. pandas' factorize (a C loop over the rows) numbers the
+    rows by first appearance but keeps True apart from 1, so its uniques, far
+    fewer than the rows, are merged by a dict afterwards.
+    """
+    try:
+        import pandas as pd
+    except ImportError:  # a dict of lists needs no pandas: a dict over the rows
+        index = {}
+        codes = np.fromiter(
+            (index.setdefault(v, len(index)) for v in labels.tolist()), np.int64, labels.size
+        )
+        return codes, list(index)
+    codes, uniques = pd.factorize(labels, sort=False)
+    index = {}
+    merged = np.fromiter(
+        (index.setdefault(u, len(index)) for u in uniques.tolist()), np.int64, len(uniques)
+    )
+    return merged[codes], list(index)
 
 
 def from_frame(

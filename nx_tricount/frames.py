@@ -3,8 +3,9 @@
 cuDF numeric columns become CuPy arrays without a copy, so an edge list that is
 already on the GPU stays there. Node labels are numbered in order of first
 appearance (``src[0], dst[0], src[1], …``), which is the node order NetworkX's
-``from_pandas_edgelist`` produces; the numbering is vectorized (a sort), never a
-Python loop over edges.
+``from_pandas_edgelist`` produces. Numbers are numbered by a sort (on the GPU
+for cuDF), objects by pandas' factorize; only columns of other dtypes (datetimes,
+categories) are read row by row, to give the Python objects NetworkX sees.
 """
 
 import os

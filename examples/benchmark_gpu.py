@@ -19,6 +19,10 @@ with the triangles, the wedges of the oriented CSR, wedges per second of kernel
 time, and the peak GPU memory of the run. A plain CuPy SpGEMM count (``L @ L``
 masked by ``L``, cupyx.scipy.sparse) runs as a baseline where its product fits.
 
+``--weighted`` instead reports the GPU time of the kernels of a weighted per-node
+count (random arc values, seeded): the compensated sums clustering's ``weight=``
+rests on.
+
 ``--matrix`` instead runs every algorithm under every orientation x ordering and
 reports preprocessing, kernel and total (preprocessing + count) ms of the total
 count, as the A-direction/A-order paper reports them; every run prints the paper's
@@ -29,6 +33,7 @@ Usage::
     python examples/benchmark_gpu.py --graphs g18 g20 grid ba --json results.json
     python examples/benchmark_gpu.py --graphs g22 --sweep   # wedge spread x bitmap
     python examples/benchmark_gpu.py --graphs g18 g20 --matrix
+    python examples/benchmark_gpu.py --graphs g18 g22 --weighted
     python examples/benchmark_gpu.py --graphs g18 g20 --calibrate-lambda
 """
 
@@ -121,6 +126,23 @@ def wedges_of(prepared):
 
 def prepare(src, dst, n, orientation, ordering):
     return prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+
+
+def weighted(name, args):
+    """Kernel ms of the weighted per-node count, each algorithm on its preprocessing."""
+    src, dst, n = GRAPHS[name]()
+    values = cupy.random.default_rng(1).random(src.size)
+    rows = []
+    for label, module, orientation, ordering in CONFIGS:
+        if args.algorithms and label not in args.algorithms:
+            continue
+        p = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
+        row = dict(graph=name, algorithm=label, orientation=orientation, ordering=ordering,
+                   weighted_kernel_ms=kernel_only_ms(lambda: module.count_gpu(p, "per_node"), args.repeats))
+        print(f"{name:5s} {label:17s} weighted per-node kernel {row['weighted_kernel_ms']:10.3f} ms", flush=True)
+        rows.append(row)
+        del p
+    return rows
 
 
 def spgemm(prepared, repeats):
@@ -344,6 +366,7 @@ def main():
     parser.add_argument("--spgemm-max-paths", type=float, default=2e9)
     parser.add_argument("--sweep", action="store_true", help="wedge bitmap rows x spread x threads only")
     parser.add_argument("--matrix", action="store_true", help="every algorithm x orientation x ordering")
+    parser.add_argument("--weighted", action="store_true", help="weighted per-node kernels only")
     parser.add_argument("--all-preprocessing", action="store_true",
                         help="with --matrix, also orientation id on ids not ordered by degree")
     parser.add_argument("--calibrate-lambda", action="store_true", help="A-order's lambda by kernel time")
@@ -364,9 +387,11 @@ def main():
             rows += matrix(name, args)
         elif args.calibrate_lambda:
             rows += calibrate_lambda(name, args)
+        elif args.weighted:
+            rows += weighted(name, args)
         else:
             rows += bench_graph(name, args)
-    if not (args.sweep or args.matrix or args.calibrate_lambda):
+    if not (args.sweep or args.matrix or args.calibrate_lambda or args.weighted):
         summary(rows)
     if args.json:
         with open(args.json, "w") as f:

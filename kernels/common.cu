@@ -8,7 +8,8 @@
 //   total     one 64-bit counter, reduced per block before a single atomic
 //   per_node  triangles at each vertex (unsigned long long atomics)
 //   per_edge  triangles on each arc, in CSR order
-//   weighted  per-vertex sums of the product of a triangle's three arc values
+//   weighted  per-vertex sums of the product of a triangle's three arc values,
+//             as compensated (sum, error) pairs (add_value)
 #ifndef NX_TRICOUNT_COMMON_CU
 #define NX_TRICOUNT_COMMON_CU
 
@@ -93,12 +94,23 @@ __device__ __forceinline__ void warp_add(Counter* out, Index idx, unsigned count
     if (head && count != 0) atomicAdd(out + idx, (Counter)count);
 }
 
+// Weighted sums are (sum, compensation) pairs: out[2 idx] and out[2 idx + 1].
+// atomicAdd returns the sum it added x to and stores that sum plus x rounded once
+// (IEEE round to nearest), so the thread recomputes the same rounding and gets its
+// exact error (Knuth's TwoSum), which the compensation collects: the pair's sum is
+// within one rounding of the exact sum, plus a second-order term, whatever the
+// number of terms or their order (docs/algorithms.md, "What is exact").
 __device__ __forceinline__ void add_value(double* out, long long idx, double x) {
-    atomicAdd(out + idx, x);
+    double before = atomicAdd(out + 2 * idx, x);
+    double sum = __dadd_rn(before, x);
+    double x_part = __dsub_rn(sum, before);
+    double error = __dadd_rn(__dsub_rn(before, __dsub_rn(sum, x_part)), __dsub_rn(x, x_part));
+    // An infinite sum has no finite error: it would make the compensation NaN.
+    if (error != 0.0 && isfinite(sum)) atomicAdd(out + 2 * idx + 1, error);
 }
 
 __device__ __forceinline__ void add_value(long long* out, long long idx, long long x) {
-    atomicAdd((u64*)(out + idx), (u64)x);  // two's complement: exact for signed sums
+    atomicAdd((u64*)(out + 2 * idx), (u64)x);  // two's complement: exact; no compensation
 }
 
 // Credit one triangle found on arc e = u -> v with third vertex a, where

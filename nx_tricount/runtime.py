@@ -277,13 +277,14 @@ def output(prepared, mode):
     Returns
     -------
     out : cupy array
-        One uint64 counter (total), int64 per vertex or per arc, or the values'
-        dtype per vertex for weighted sums.
+        One uint64 counter (total), int64 per vertex or per arc, or for weighted
+        sums a (sum, compensation) pair of the values' dtype per vertex
+        (``add_value`` in ``kernels/common.cu``; :func:`finish` adds each pair).
     weighted : bool
     """
     import cupy
 
-    weighted = prepared.values is not None and mode == "per_node"
+    weighted = _weighted(prepared, mode)
     if mode == "total":
         return cupy.zeros(1, dtype=np.uint64), False
     if weighted:
@@ -291,15 +292,21 @@ def output(prepared, mode):
             raise TypeError(
                 f"arc values must be float64 or int64 on the GPU, got {prepared.values.dtype}"
             )
-        return cupy.zeros(prepared.n, dtype=prepared.values.dtype), True
+        return cupy.zeros(2 * prepared.n, dtype=prepared.values.dtype), True
     length = prepared.n if mode == "per_node" else prepared.m
     return cupy.zeros(length, dtype=np.int64), False
+
+
+def _weighted(prepared, mode):
+    return prepared.values is not None and mode == "per_node"
 
 
 def output_bytes(prepared, mode):
     """Bytes of :func:`output` for ``mode`` (for :func:`check_memory`)."""
     if mode == "total":
         return 8
+    if _weighted(prepared, mode):
+        return 16 * prepared.n
     return 8 * (prepared.m if mode == "per_edge" else prepared.n)
 
 
@@ -312,13 +319,16 @@ def kernel_values(prepared, weighted):
     return cupy.zeros(1, dtype=np.float64)
 
 
-def finish(out, mode):
-    """The count as an int (total) or the output array, after checking for CUDA errors."""
+def finish(out, mode, weighted=False):
+    """The count as an int (total) or the output array, after checking for CUDA
+    errors; weighted, each vertex's sum and compensation added (one rounding)."""
     import cupy
 
     with cuda_errors("counting triangles"):
         if mode == "total":
             return int(out.get()[0])  # the copy waits for the kernels: one round trip
+        if weighted:
+            out = out[0::2] + out[1::2]
         cupy.cuda.get_current_stream().synchronize()
     return out
 
@@ -349,4 +359,4 @@ def count(prepared, mode, algorithm, items, args):
     )
     with cuda_errors(f"running the {algorithm} kernel"):
         launch(kernel, items, (*args, kernel_values(prepared, weighted), out))
-    return finish(out, mode)
+    return finish(out, mode, weighted)

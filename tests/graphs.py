@@ -103,3 +103,32 @@ def directed_graphs():
         "empty": nx.DiGraph(),
         "complete": nx.complete_graph(5, create_using=nx.DiGraph),
     }
+
+
+def cancelling_terms():
+    """An edge list whose per-vertex sums of triangle value products cancel: a hub
+    (vertex 0) in triangles with terms +1 (twenty), then 1,000 of 2**-60, then -1
+    (twenty), in vertex-id order. All are powers of two, so every product is exact
+    and the exact sum is known. A plain float64 sum in id order gives 0 at the hub
+    (the small terms meet a partial sum of 20 and vanish); a compensated one keeps
+    them, in any order.
+
+    Returns ``(src, dst, n, values, expected)``: ``expected[v]`` is the exact sum
+    at ``v`` (hub: 1000 * 2**-60; each chord's ends: their one term).
+    """
+    terms = [1.0] * 20 + [2.0**-60] * 1000 + [-1.0] * 20
+    src, dst, values = [], [], []
+    expected = [1000 * 2.0**-60]
+    for t in terms:
+        a = len(expected)  # the chord a -- a + 1 closes the triangle 0, a, a + 1
+        src += [0, 0, a]
+        dst += [a, a + 1, a + 1]
+        values += [1.0, 1.0, t]
+        expected += [t, t]
+    return (
+        np.asarray(src, dtype=np.int64),
+        np.asarray(dst, dtype=np.int64),
+        len(expected),
+        np.asarray(values),
+        np.asarray(expected),
+    )

@@ -7,6 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from graphs import cancelling_terms
 from nx_tricount.algorithms import count
 from nx_tricount.algorithms.wedge import wedge_pair, wedge_prefix
 from nx_tricount.config import CHOICES
@@ -94,6 +95,16 @@ def test_weighted_per_node_sums_products(algorithm, orientation, ordering):
     got = count(p, algorithm, "per_node").per_node
     assert got.dtype == np.float64
     np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_weighted_sums_are_compensated(algorithm, orientation, ordering):
+    # Exact terms that cancel: only a compensated sum gets the hub's 1000 * 2**-60.
+    src, dst, n, values, expected = cancelling_terms()
+    p = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
+    got = count(p, algorithm, "per_node").per_node
+    np.testing.assert_array_equal(got, expected)
 
 
 def _random_arcs(seed, n, m):

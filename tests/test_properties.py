@@ -178,7 +178,7 @@ def clustering_bound(G, nodes, weight, with_abs=False):
     """Per-node bound on |tricount - NetworkX| for ``nx.clustering(G, nodes, weight)``
     (a dict, or a number for a single node), as docs/testing.md states it:
 
-        (2k + 16) u c_abs(v) + k (2**-1074 s)**(1/3)
+        (k + 16 + k**2 u) u c_abs(v) + k (2**-1074 s)**(1/3)
 
     ``k`` bounds the terms summed at v (undirected: d(d-1)/2, the most triangles;
     directed: 4 d_tot**2), ``u`` is 2**-53 (2**-24 where some weight is a float32:
@@ -220,7 +220,7 @@ def clustering_bound(G, nodes, weight, with_abs=False):
 
     def bound(v, c):
         k = terms(v)
-        return (2 * k + 16) * u * c * scale + k * (subnormal * max(scale, 1.0)) ** (1 / 3)
+        return (k + 16 + k * k * u) * u * c * scale + k * (subnormal * max(scale, 1.0)) ** (1 / 3)
 
     if isinstance(c_abs, dict):
         result = {v: bound(v, c) for v, c in c_abs.items()}

@@ -4,6 +4,13 @@ numba has no atomic adds on the CPU, so a kernel that credits a triangle to
 vertices or arcs other than its own task's writes into a private row of an
 ``(threads, length)`` array, indexed by ``numba.get_thread_id()``; the rows
 are summed afterwards. Memory is ``threads * length`` counters.
+
+Weighted sums are compensated: each row holds a (sum, error) pair per vertex,
+:func:`add_term` adds a term with Knuth's TwoSum (the addition's exact rounding
+error goes to the pair's second word) as ``add_value`` in ``kernels/common.cu``
+does on the GPU, and :func:`combine_compensated` adds the rows' pairs the same way.
+The result is within one rounding of the exact sum plus a second-order term,
+whatever the number of terms (``docs/algorithms.md``, "What is exact").
 """
 
 import numba
@@ -15,7 +22,7 @@ from .counts import PER_EDGE, PER_NODE, TOTAL
 #: The kernels' integer code of each mode.
 _MODE_CODES = {"total": TOTAL, "per_node": PER_NODE, "per_edge": PER_EDGE}
 
-__all__ = ["accumulate_per_thread", "credit_arc", "credit_triangle"]
+__all__ = ["accumulate_per_thread", "add_term", "combine_compensated", "credit_arc", "credit_triangle"]
 
 
 def accumulate_per_thread(kernel, arrays, prepared, mode):
@@ -41,11 +48,46 @@ def accumulate_per_thread(kernel, arrays, prepared, mode):
     weighted = prepared.values is not None and mode_code == PER_NODE
     length = {TOTAL: 8, PER_NODE: prepared.n, PER_EDGE: prepared.m}[mode_code]  # 8: a cache line
     values = prepared.values if weighted else np.zeros(0, dtype=np.int64)
-    out = np.zeros((numba.get_num_threads(), length), dtype=values.dtype)
+    out = np.zeros((numba.get_num_threads(), 2 * length if weighted else length), dtype=values.dtype)
     kernel(*arrays, values, weighted, mode_code, out)
     if mode_code == TOTAL:
         return int(out[:, 0].sum())
+    if weighted:
+        return combine_compensated(out)
     return out.sum(axis=0)
+
+
+def combine_compensated(rows):
+    """Each vertex's compensated sum over ``rows`` of (sum, error) pairs, rounded once.
+
+    ``rows`` has shape ``(threads, 2 n)``: the sums at even and the errors at odd
+    positions. Integer sums are exact and need no compensation.
+    """
+    sums, errors = rows[:, 0::2], rows[:, 1::2]
+    if rows.dtype.kind != "f":
+        return sums.sum(axis=0)
+    total = sums[0].copy()
+    error = errors.sum(axis=0)  # second-order: plain sums suffice
+    for row in sums[1:]:
+        before = total
+        total = before + row
+        with np.errstate(invalid="ignore"):  # infinite sums: their rounding is dropped
+            row_part = total - before
+            rounding = (before - (total - row_part)) + (row - row_part)
+        error += np.where(np.isfinite(total), rounding, 0.0)
+    return total + error
+
+
+@njit(cache=True, inline="always")
+def add_term(row, k, x):
+    """Add ``x`` to the compensated pair ``row[2 k], row[2 k + 1]`` (TwoSum)."""
+    before = row[2 * k]
+    total = before + x
+    row[2 * k] = total
+    x_part = total - before
+    error = (before - (total - x_part)) + (x - x_part)
+    if error != 0 and np.isfinite(total):
+        row[2 * k + 1] += error
 
 
 @njit(cache=True, inline="always")
@@ -69,9 +111,9 @@ def credit_triangle(row, values, weighted, mode, e, i, j, u, v, a):
     ``u -> a`` and ``v -> a`` (PER_EDGE)."""
     if weighted:
         x = values[e] * values[i] * values[j]
-        row[u] += x
-        row[v] += x
-        row[a] += x
+        add_term(row, u, x)
+        add_term(row, v, x)
+        add_term(row, a, x)
     elif mode == PER_NODE:
         row[a] += 1
     else:

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .accumulate import accumulate_per_thread
+from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE, TOTAL
 
 __all__ = ["count_cpu", "count_gpu"]
@@ -102,9 +102,9 @@ def _count(indptr, indices, slots, buffers, values, weighted, mode, out):
                     w = indices[vw]
                     if weighted:
                         x = values[uv] * values[slot[w]] * values[vw]
-                        row[u] += x
-                        row[v] += x
-                        row[w] += x
+                        add_term(row, u, x)
+                        add_term(row, v, x)
+                        add_term(row, w, x)
                     elif mode == PER_NODE:
                         row[w] += 1
                     else:
@@ -260,4 +260,4 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
                 threads=GPU_THREADS,
                 shared_mem=shared,
             )
-    return runtime.finish(out, mode)
+    return runtime.finish(out, mode, weighted)

@@ -13,7 +13,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .accumulate import accumulate_per_thread
+from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE
 
 __all__ = [
@@ -178,9 +178,9 @@ def _accumulate(indptr, indices, prefix, spread, both_directions, values, weight
             if closing >= 0:
                 if weighted:
                     x = values[base + i] * values[base + j] * values[closing]
-                    row[v] += x
-                    row[w] += x
-                    row[u] += x
+                    add_term(row, v, x)
+                    add_term(row, w, x)
+                    add_term(row, u, x)
                 elif mode == PER_NODE:
                     row[v] += 1
                     row[w] += 1
@@ -361,4 +361,4 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
             args = (p.indices, p.rows, arc_hits, np.int64(p.m), vid.type(p.n), out)
             runtime.launch(credit, p.m, args, grid=runtime.resident_blocks(credit, 0))
             out >>= 1
-    return runtime.finish(out, mode)
+    return runtime.finish(out, mode, weighted)

@@ -31,6 +31,7 @@ _LAZY = {
     "from_networkx": "convert",
     "to_networkx": "convert",
     **{name: "functions" for name in FUNCTIONS},
+    "edge_triangles": "edge_functions",
     "make_plan": "plan",
     "Plan": "plan",
     "count": "algorithms",

@@ -7,7 +7,6 @@ for a single node; Python ``int``/``float`` only; zero coefficients as the int
 import logging
 
 import networkx as nx
-import numpy as np
 
 from . import terms
 from .convert import from_networkx, to_networkx
@@ -15,8 +14,9 @@ from .device import to_host
 from .dispatch import networkx_function
 from .frames import from_frame
 from .graph import TriGraph
-from .node_selection import per_node_result, select
+from .node_selection import coefficient_values, per_node_result, select
 from .plan import make_plan
+from .result_frames import node_frame
 
 __all__ = ["triangles", "clustering", "average_clustering", "transitivity", "from_pandas_edgelist"]
 
@@ -35,14 +35,6 @@ def _as_trigraph(G, weight=None):
     raise TypeError(f"expected a TriGraph or a NetworkX graph, got {type(G).__name__}")
 
 
-def _coefficients(ratio, nonzero):
-    """Python floats, with the int 0 where the coefficient's numerator is 0 (NetworkX's rule)."""
-    values = ratio.tolist()
-    for i in np.flatnonzero(~nonzero).tolist():
-        values[i] = 0
-    return values
-
-
 def _single_node_is_cheaper(args, kwargs):
     """Decline automatic conversion for one node of a NetworkX graph: NetworkX
     answers one node faster than the backend converts the whole graph."""
@@ -54,7 +46,9 @@ def _single_node_is_cheaper(args, kwargs):
 
 
 @networkx_function(should_run=_single_node_is_cheaper)
-def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None):
+def triangles(
+    G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False
+):
     """Count the triangles at each node (NetworkX's ``triangles``).
 
     Parameters
@@ -67,6 +61,8 @@ def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None,
         that are in G; None gives every node.
     algorithm, orientation, ordering, device : str, optional
         Override ``nx.config.backends.tricount`` for this call.
+    as_frame : bool
+        Direct calls only: a frame of columns ``node`` and ``triangles`` instead.
 
     Returns
     -------
@@ -91,12 +87,22 @@ def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None,
         G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
     )
     per_node = terms.triangles_per_node(G, plan)
+    if as_frame:
+        return node_frame(G, selection, per_node, "triangles")
     return per_node_result(G, selection, to_host(per_node).tolist())
 
 
 @networkx_function(should_run=_single_node_is_cheaper)
 def clustering(
-    G, nodes=None, weight=None, *, algorithm=None, orientation=None, ordering=None, device=None
+    G,
+    nodes=None,
+    weight=None,
+    *,
+    algorithm=None,
+    orientation=None,
+    ordering=None,
+    device=None,
+    as_frame=False,
 ):
     """Clustering coefficient of each node (NetworkX's ``clustering``).
 
@@ -116,6 +122,8 @@ def clustering(
         ``clustering``, so that they give NetworkX's result or its TypeError.
     algorithm, orientation, ordering, device : str, optional
         Override ``nx.config.backends.tricount`` for this call.
+    as_frame : bool
+        Direct calls only: a frame of columns ``node`` and ``clustering`` (float64).
 
     Returns
     -------
@@ -142,6 +150,8 @@ def clustering(
     if weight is not None and isinstance(G.edge_data.get(weight), list):
         # Weights that are not numbers (str, None, Decimal, Fraction, complex...):
         # whether they work, and what comes out, is NetworkX's Python arithmetic.
+        if as_frame:
+            raise TypeError(f"as_frame=True needs numeric weights; {weight!r} holds other objects")
         logger.info("tricount: weights %r are not all numbers; NetworkX's clustering runs", weight)
         return nx.clustering(to_networkx(G), nodes, weight, backend="networkx")
     selection = select(G, nodes)
@@ -152,7 +162,9 @@ def clustering(
     ratio, nonzero = terms.clustering_coefficients(G, plan, weight, considered)
     if selection is not None and selection.error is not None:
         raise selection.error  # after the nodes before it, as NetworkX goes node by node
-    return per_node_result(G, selection, _coefficients(ratio, nonzero))
+    if as_frame:
+        return node_frame(G, selection, ratio, "clustering")
+    return per_node_result(G, selection, coefficient_values(ratio, nonzero))
 
 
 @networkx_function

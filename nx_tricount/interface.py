@@ -48,7 +48,19 @@ class BackendInterface:
 
     @staticmethod
     def can_run(name, args, kwargs):
-        """Every registered function handles every input NetworkX accepts."""
+        """Every registered function handles every input NetworkX accepts.
+
+        Raises
+        ------
+        TypeError
+            ``as_frame`` was given: NetworkX's functions return NetworkX's
+            results; frames come from the direct calls (``nx_tricount.<name>``).
+        """
+        if kwargs.get("as_frame"):
+            raise TypeError(
+                f"{name}() through NetworkX takes no as_frame: NetworkX's functions return "
+                f"dicts; call nx_tricount.{name}(G, as_frame=True) for a frame"
+            )
         return name in REGISTERED
 
     @staticmethod

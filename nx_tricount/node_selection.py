@@ -14,8 +14,9 @@ compares equal to one (``1.0`` and ``True`` are the node ``1``).
 from typing import NamedTuple
 
 import networkx as nx
+import numpy as np
 
-__all__ = ["Selection", "select", "per_node_result"]
+__all__ = ["Selection", "select", "per_node_result", "coefficient_values"]
 
 
 class Selection(NamedTuple):
@@ -91,3 +92,11 @@ def per_node_result(G, selection, values):
     if single:
         return values[ids[0]]
     return {key: values[i] for key, i in zip(keys, ids)}
+
+
+def coefficient_values(ratio, nonzero):
+    """Python floats, with the int 0 where the coefficient's numerator is 0 (NetworkX's rule)."""
+    values = ratio.tolist()
+    for i in np.flatnonzero(~nonzero).tolist():
+        values[i] = 0
+    return values

@@ -18,6 +18,7 @@ __all__ = [
     "ORIENTATIONS",
     "ORDERINGS",
     "DEVICES",
+    "SCALE_OUT",
     "FUNCTIONS",
     "kernel_parameters",
 ]
@@ -134,6 +135,32 @@ DEVICES = {
     "cpu": "numba kernels on the CPU",
 }
 
+#: Settings for graphs beyond one part, one device or one process -> (default, help).
+SCALE_OUT = {
+    "partitions": (
+        None,
+        "parts per side of the hashed 2D partition (TRUST §5.2): p² parts, p³ count tasks; "
+        "None: as the memory limit requires (1 when the graph fits)",
+    ),
+    "memory_limit": (
+        None,
+        "bytes a count may take on its device: an int, or a string such as '20GB' or "
+        "'512MiB'; None: the free GPU memory (no limit on the CPU)",
+    ),
+    "devices": (
+        "auto",
+        "GPUs the count tasks run on: 'auto' (the current one), 'all', or a list of ids",
+    ),
+    "distributed": (
+        None,
+        "None, or 'dask': the count tasks run on the workers of the current dask.distributed client",
+    ),
+    "progress": (
+        None,
+        "a progress bar of the count tasks: True, False, or None (when stderr is a terminal)",
+    ),
+}
+
 #: The NetworkX functions the backend implements -> whether they count (and so
 #: take the counting settings as keywords) or build a graph.
 #: ``nx_tricount.functions`` registers each with ``@networkx_function``; ``_info``
@@ -144,6 +171,10 @@ FUNCTIONS = {
     "clustering": "counts",
     "average_clustering": "counts",
     "transitivity": "counts",
+    "square_clustering": "counts",
+    "generalized_degree": "counts",
+    "all_triangles": "counts",
+    "k_truss": "counts",
     "from_pandas_edgelist": "builds",
 }
 

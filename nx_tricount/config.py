@@ -10,7 +10,7 @@ import os
 
 from networkx.utils.configs import Config
 
-from .catalog import ALGORITHMS, DEVICES, ORDERINGS, ORIENTATIONS, kernel_parameters
+from .catalog import ALGORITHMS, DEVICES, ORDERINGS, ORIENTATIONS, SCALE_OUT, kernel_parameters
 
 __all__ = [
     "TricountConfig",
@@ -18,6 +18,8 @@ __all__ = [
     "KERNEL_PARAMETERS",
     "config_from_environment",
     "check_environment",
+    "check_scale_out",
+    "memory_bytes",
 ]
 
 #: Accepted values of each string-valued setting; the first is the default.
@@ -56,6 +58,109 @@ def check_choice(key, value):
     return value
 
 
+_UNITS = {
+    "": 1, "b": 1,
+    "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+    "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40,
+}
+
+
+def memory_bytes(value):
+    """Bytes of a ``memory_limit``: an int, or a string such as ``"20GB"``,
+    ``"1.5 GiB"`` or ``"512MiB"`` (None stays None)."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    if isinstance(value, str):
+        text = value.strip().lower().replace(" ", "")
+        number = text.rstrip("kmgtib")
+        unit = text[len(number):]
+        try:
+            amount = float(number)
+        except ValueError:
+            amount = -1.0
+        if unit in _UNITS and amount > 0:
+            return int(amount * _UNITS[unit])
+    raise ValueError(
+        f"Invalid tricount memory_limit {value!r}; accepted values are None, a positive int "
+        "(bytes), or a string of a number and a unit such as '20GB', '1.5GiB' or '512MiB'"
+    )
+
+
+def _check_partitions(value):
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+        return value
+    raise ValueError(
+        f"Invalid tricount partitions {value!r}; accepted values are None (as the memory "
+        "limit requires) or an int >= 1 (parts per side)"
+    )
+
+
+def _check_memory_limit(value):
+    memory_bytes(value)
+    return value
+
+
+def _check_devices(value):
+    if value in ("auto", "all"):
+        return value
+    if isinstance(value, (list, tuple)) and value and all(
+        isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in value
+    ):
+        return list(value)
+    raise ValueError(
+        f"Invalid tricount devices {value!r}; accepted values are 'auto' (the current GPU), "
+        "'all', or a non-empty list of GPU ids (ints >= 0)"
+    )
+
+
+def _check_distributed(value):
+    if value in (None, "dask"):
+        return value
+    raise ValueError(f"Invalid tricount distributed {value!r}; accepted values are None and 'dask'")
+
+
+def _check_progress(value):
+    if value in (None, True, False):
+        return value
+    raise ValueError(f"Invalid tricount progress {value!r}; accepted values are None, True and False")
+
+
+_SCALE_OUT_CHECKS = {
+    "partitions": _check_partitions,
+    "memory_limit": _check_memory_limit,
+    "devices": _check_devices,
+    "distributed": _check_distributed,
+    "progress": _check_progress,
+}
+
+
+def check_scale_out(key, value):
+    """Return ``value`` if it is accepted for scale-out setting ``key``, else raise ValueError."""
+    return _SCALE_OUT_CHECKS[key](value)
+
+
+def _scale_out_from_text(key, text):
+    """A scale-out setting from its ``NX_TRICOUNT_<KEY>`` text."""
+    lowered = text.lower()
+    if lowered in ("none", ""):
+        return None
+    if key == "progress" and lowered in ("1", "true", "0", "false"):
+        return lowered in ("1", "true")
+    if key == "partitions" or (key == "memory_limit" and text.isdigit()):
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if key == "devices" and lowered not in ("auto", "all"):
+        try:
+            return [int(part) for part in text.split(",")]
+        except ValueError:
+            return text
+    return lowered if key != "memory_limit" else text
+
+
 def _attributes_doc():
     """The Attributes section of :class:`TricountConfig`, from the catalog."""
     lines = ["Attributes", "----------"]
@@ -72,6 +177,9 @@ def _attributes_doc():
     for key, (algorithm, parameter) in KERNEL_PARAMETERS.items():
         lines.append(f"{key} : int >= {parameter.smallest} or None")
         lines.append(f"    ``{algorithm}`` on the GPU: {parameter.help}; None: the kernel chooses.")
+    for key, (default, text) in SCALE_OUT.items():
+        lines.append(f"{key} : default {default!r}")
+        lines.append(f"    {text[0].upper()}{text[1:]}.")
     return "\n    ".join(lines)
 
 
@@ -91,6 +199,8 @@ def _on_setattr(self, key, value):
         return check_choice(key, value)
     if key in KERNEL_PARAMETERS:
         return check_parameter(key, value)
+    if key in SCALE_OUT:
+        return check_scale_out(key, value)
     return Config._on_setattr(self, key, value)
 
 
@@ -98,6 +208,7 @@ def _on_setattr(self, key, value):
 _DEFAULTS = {
     **{key: values[0] for key, values in CHOICES.items()},
     **{key: None for key in KERNEL_PARAMETERS},
+    **{key: default for key, (default, _) in SCALE_OUT.items()},
 }
 
 # Built from the catalog, so that a new algorithm or kernel parameter needs no edit here.
@@ -110,6 +221,11 @@ TricountConfig = type(
         "__annotations__": {
             **{key: str for key in CHOICES},
             **{key: int | None for key in KERNEL_PARAMETERS},
+            "partitions": int | None,
+            "memory_limit": int | str | None,
+            "devices": str | list,
+            "distributed": str | None,
+            "progress": bool | None,
         },
         **_DEFAULTS,
         "__setattr__": _setattr,
@@ -132,7 +248,7 @@ def config_from_environment(environ=os.environ):
     count raises it (:func:`check_environment`, called by ``make_plan``).
     """
     values, errors = {}, {}
-    for key in (*CHOICES, *KERNEL_PARAMETERS):
+    for key in (*CHOICES, *KERNEL_PARAMETERS, *SCALE_OUT):
         name = f"NX_TRICOUNT_{key.upper()}"
         text = environ.get(name, "").strip()
         if not text:
@@ -140,6 +256,8 @@ def config_from_environment(environ=os.environ):
         try:
             if key in CHOICES:
                 values[key] = check_choice(key, text.lower())
+            elif key in SCALE_OUT:
+                values[key] = check_scale_out(key, _scale_out_from_text(key, text))
             else:
                 try:
                     value = int(text)

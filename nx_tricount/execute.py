@@ -1,15 +1,28 @@
-"""Running a plan: each of its count tasks, and their results combined.
+"""Running a plan: the whole graph as one count, or the ``p³`` tasks of its
+hashed 2D partition (:mod:`nx_tricount.preprocess.partition`), run by an
+executor (:mod:`nx_tricount.executors`) and their results combined.
 
-Every task's :class:`~nx_tricount.algorithms.Counts` is in the terms of the
-whole prepared graph (per node by original vertex id, per edge by the arc's CSR
-position), so combining them is a sum. A one-part plan has one task, the whole
-graph; the tasks of partitioned plans will run one after another here, and
-other executors (several GPUs, Dask) will take the same tasks.
+Each task counts its own triangles once, so combining is a sum: totals as
+Python ints, per-node counts block by block (a task's sources, middles and sinks
+are the classes ``i``, ``j``, ``k``, whose vertices are ``c, c + p, c + 2p,
+...``), per-edge counts by each task arc's position in the whole CSR, and
+weighted sums compensated, as within one count (``algorithms/accumulate.py``).
 """
 
+import logging
+
+import numpy as np
+
 from .algorithms import Counts, count
+from .algorithms.counts import round_pairs, two_sum
+from .device import module_of, to_host
+from .executors import results
+from .preprocess.ops import ops_for
+from .preprocess.partition import Partition, split
 
 __all__ = ["run"]
+
+logger = logging.getLogger("nx_tricount")
 
 
 def run(plan, prepared, mode):
@@ -19,45 +32,95 @@ def run(plan, prepared, mode):
     ----------
     plan : Plan
         Made by :func:`~nx_tricount.plan.make_plan`; ``prepared`` must have been
-        made with its orientation, ordering and device.
+        made with its orientation and ordering, on its preparation device.
     prepared : Prepared
     mode : {"total", "per_node", "per_edge"}
 
     Returns
     -------
     Counts
+        Per node in original vertex ids, per edge aligned with ``prepared``'s arcs.
     """
-    results = [_count_task(plan, prepared, mode, task) for task in plan.tasks]
-    return _combine(results)
-
-
-def _count_task(plan, prepared, mode, task):
-    """The counts of one task."""
-    if task.parts != 1:
-        raise NotImplementedError(
-            f"a plan of {task.parts} parts per side: only one-part plans are counted"
-        )
-    return count(prepared, plan.algorithm, mode, plan.device, dict(plan.parameters))
-
-
-def _combine(results):
-    """The sum of the tasks' counts (the first one's arrays, added to in place)."""
-    first = results[0]
-    combined = Counts(
-        mode=first.mode,
-        algorithm=first.algorithm,
-        device=first.device,
-        total=first.total,
-        per_node=first.per_node,
-        edge_src=first.edge_src,
-        edge_dst=first.edge_dst,
-        per_edge=first.per_edge,
+    parameters = dict(plan.parameters)
+    parts = plan.spread.parts
+    if parts == 1 and plan.preparation_device == plan.device:
+        return count(prepared, plan.algorithm, mode, plan.device, parameters)
+    partition = split(prepared, parts)
+    if len(plan.spread.devices) > 1 or plan.spread.distributed:
+        partition = _on_host(partition)
+    logger.info(
+        "tricount: %d tasks of %d parts per side (%s), %d arcs",
+        parts**3, parts, plan.algorithm, prepared.m,
     )
-    for result in results[1:]:
-        if combined.mode == "total":
-            combined.total += result.total
-        elif combined.mode == "per_node":
-            combined.per_node += result.per_node
+    total = _Sum(prepared, mode, parts)
+    for graph, counts in results(plan, partition, mode):
+        total.add(graph, counts)
+    return total.counts(plan, prepared)
+
+
+def _on_host(partition):
+    parts = {
+        key: tuple(None if a is None else to_host(a) for a in part)
+        for key, part in partition.parts.items()
+    }
+    return Partition(partition.p, partition.n, parts, partition.orientation, partition.ordering)
+
+
+class _Sum:
+    """The running sum of the tasks' counts, in the whole graph's CSR ids and on
+    its device (the tasks' arrays are moved there)."""
+
+    def __init__(self, prepared, mode, parts):
+        self.mode = mode
+        self.xp = module_of(prepared.indices)
+        self.parts = parts
+        self.total = 0
+        self.sums = self.errors = None
+        self.length = prepared.n if mode == "per_node" else prepared.m
+
+    def add(self, graph, counts):
+        if self.mode == "total":
+            self.total += counts.total
+            return
+        values = counts.per_node if self.mode == "per_node" else counts.per_edge
+        values = self._here(values)
+        if self.sums is None:
+            self.sums = self.xp.zeros(self.length, dtype=values.dtype)
+            self.errors = self.xp.zeros(self.length, dtype=values.dtype)
+        if self.mode == "per_edge":
+            ops_for(self.sums).scatter_add(self.sums, self._here(graph.arcs), values)
+            return
+        residual = None if counts.per_node_error is None else self._here(counts.per_node_error)
+        # The task's sources, middles and sinks: classes i, j, k, block after block.
+        start = 0
+        for c, size in zip(graph.classes, graph.sizes):
+            block = slice(c, c + size * self.parts, self.parts)
+            part = slice(start, start + size)
+            if values.dtype.kind != "f":
+                self.sums[block] += values[part]
+            else:  # compensated, as within a count
+                self.sums[block], rounding = two_sum(self.sums[block], values[part])
+                self.errors[block] += rounding + (0 if residual is None else residual[part])
+            start += size
+
+    def _here(self, array):
+        if self.xp is np:
+            return to_host(array)
+        return self.xp.asarray(to_host(array)) if module_of(array) is np else array
+
+    def counts(self, plan, prepared):
+        result = Counts(mode=self.mode, algorithm=plan.algorithm, device=plan.device)
+        if self.mode == "total":
+            result.total = self.total
+            return result
+        sums = self.sums if self.sums is not None else self.xp.zeros(self.length, dtype=np.int64)
+        if self.mode == "per_node" and sums.dtype.kind == "f":
+            sums, error = round_pairs(sums, self.errors)
+            result.per_node_error = prepared.to_original_vertices(error)
+        if self.mode == "per_node":
+            result.per_node = prepared.to_original_vertices(sums)
         else:
-            combined.per_edge += result.per_edge
-    return combined
+            result.edge_src, result.edge_dst = prepared.arcs_original()
+            result.per_edge = sums
+        return result
+

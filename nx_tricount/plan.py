@@ -14,12 +14,19 @@ import logging
 from dataclasses import dataclass
 
 from .catalog import ALGORITHMS
-from .config import KERNEL_PARAMETERS, check_choice, check_environment, config_from_environment
+from .config import (
+    KERNEL_PARAMETERS,
+    check_choice,
+    check_environment,
+    check_scale_out,
+    config_from_environment,
+)
 from .convert import from_networkx
 from .device import resolve_device
 from .graph import TriGraph
 from .preparation import mean_endpoint_degree
-from .runtime import cuda_errors
+from .runtime import cuda_errors, free_memory
+from .scale_out import Spread, decide
 
 __all__ = ["CountTask", "Plan", "make_plan", "current_config", "gpu_auto_algorithm"]
 
@@ -44,7 +51,7 @@ class CountTask:
     k``, from ``P_ij``, ``P_ik`` and ``P_jk``. The ``p³`` tasks split the
     triangles among themselves, so their totals, per-node and per-edge counts
     add up (:func:`nx_tricount.execute.run`). One part (``p = 1``) is the whole
-    graph, the only plan made today.
+    graph.
     """
 
     i: int = 0
@@ -65,8 +72,9 @@ class Plan:
         Why each ``"auto"`` resolved as it did.
     parameters : tuple of (str, int)
         Keywords of the algorithm's ``count_gpu`` set by the configuration.
-    tasks : tuple of CountTask
-        The counts whose results are combined.
+    spread : Spread
+        Parts per side, devices, executor and where the graph is prepared
+        (:mod:`nx_tricount.scale_out`).
     """
 
     algorithm: str
@@ -75,7 +83,18 @@ class Plan:
     device: str
     reasons: tuple = ()
     parameters: tuple = ()
-    tasks: tuple = (CountTask(),)
+    spread: Spread = Spread()
+
+    @property
+    def tasks(self):
+        """The counts whose results are combined: ``p³`` of them for ``p`` parts per side."""
+        p = self.spread.parts
+        return tuple(CountTask(i, j, k, p) for i in range(p) for j in range(p) for k in range(p))
+
+    @property
+    def preparation_device(self):
+        """Where the graph is prepared: the count's device, or the host when it does not fit."""
+        return self.spread.preparation_device
 
     def __str__(self):
         text = (
@@ -83,9 +102,14 @@ class Plan:
             f"ordering={self.ordering} device={self.device}"
         )
         text += "".join(f" {key}={value}" for key, value in self.parameters)
-        if len(self.tasks) > 1:
-            text += f" tasks={len(self.tasks)}"
-        return text + "".join(f"\n  - {reason}" for reason in self.reasons)
+        spread = self.spread
+        if spread.parts > 1:
+            text += f" partitions={spread.parts} tasks={spread.parts ** 3}"
+        if len(spread.devices) > 1:
+            text += f" devices={list(spread.devices)}"
+        if spread.distributed:
+            text += f" distributed={spread.distributed}"
+        return text + "".join(f"\n  - {reason}" for reason in self.reasons + spread.reasons)
 
 
 def current_config():
@@ -97,7 +121,23 @@ def current_config():
     return config if config is not None else config_from_environment()
 
 
-def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device=None):
+#: Marks a scale-out setting not given to :func:`make_plan` (None is a value of some).
+_CONFIGURED = object()
+
+
+def make_plan(
+    G=None,
+    *,
+    algorithm=None,
+    orientation=None,
+    ordering=None,
+    device=None,
+    partitions=_CONFIGURED,
+    memory_limit=_CONFIGURED,
+    devices=_CONFIGURED,
+    distributed=_CONFIGURED,
+    progress=_CONFIGURED,
+):
     """Resolve the settings of one count on ``G``.
 
     Parameters
@@ -109,6 +149,8 @@ def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device
         without ``G`` it plans for a small graph.
     algorithm, orientation, ordering, device : str, optional
         Per-call overrides of ``nx.config.backends.tricount``.
+    partitions, memory_limit, devices, distributed, progress : optional
+        Per-call overrides of the scale-out settings (:mod:`nx_tricount.scale_out`).
 
     Returns
     -------
@@ -142,17 +184,37 @@ def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device
         key: check_choice(key, config[key] if value is None else value)
         for key, value in requested.items()
     }
+    given = dict(
+        partitions=partitions,
+        memory_limit=memory_limit,
+        devices=devices,
+        distributed=distributed,
+        progress=progress,
+    )
+    scale = {
+        key: config[key] if value is _CONFIGURED else check_scale_out(key, value)
+        for key, value in given.items()
+    }
     reasons = []
     resolved_device = resolve_device(settings["device"])
+    G = _as_graph(G)
+    spread = decide(
+        0 if G is None else int(G.src.size),
+        0 if G is None else G.n,
+        resolved_device,
+        scale,
+        free_memory if resolved_device == "gpu" else None,
+    )
     if settings["device"] == "auto":
         reasons.append(f"device auto -> {resolved_device}")
     chosen = settings["algorithm"]
     if chosen == "auto":
         if resolved_device == "gpu":
-            G = _as_graph(G)
             rows = 0 if G is None else int(G.src.size)
             with cuda_errors("reading the graph's degrees on the GPU"):
-                chosen, reason = gpu_auto_algorithm(rows, lambda: mean_endpoint_degree(G, "gpu"))
+                chosen, reason = gpu_auto_algorithm(
+                    rows, lambda: mean_endpoint_degree(G, spread.preparation_device)
+                )
         else:
             chosen, reason = "hash", (
                 "algorithm auto -> hash: on the CPU engine one direct-address table per "
@@ -176,7 +238,7 @@ def make_plan(G=None, *, algorithm=None, orientation=None, ordering=None, device
             for key, (owner, parameter) in KERNEL_PARAMETERS.items()
             if owner == chosen and config[key] is not None
         )
-    plan = Plan(chosen, orientation, ordering, resolved_device, tuple(reasons), parameters)
+    plan = Plan(chosen, orientation, ordering, resolved_device, tuple(reasons), parameters, spread)
     logger.debug("tricount plan: %s", plan)
     return plan
 

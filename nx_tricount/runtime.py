@@ -321,16 +321,14 @@ def kernel_values(prepared, weighted):
 
 def finish(out, mode, weighted=False):
     """The count as an int (total) or the output array, after checking for CUDA
-    errors; weighted, each vertex's sum and compensation added (one rounding)."""
+    errors; weighted, the ``(2, n)`` view of each vertex's sum and compensation."""
     import cupy
 
     with cuda_errors("counting triangles"):
         if mode == "total":
             return int(out.get()[0])  # the copy waits for the kernels: one round trip
-        if weighted:
-            out = out[0::2] + out[1::2]
         cupy.cuda.get_current_stream().synchronize()
-    return out
+    return out.reshape(-1, 2).T if weighted else out
 
 
 def count(prepared, mode, algorithm, items, args):

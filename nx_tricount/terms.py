@@ -27,7 +27,8 @@ def _failures(plan):
 def triangles_per_node(G, plan):
     """Triangles at each vertex of ``G``'s simple undirected graph (int64 array)."""
     with _failures(plan):
-        prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
+        where = plan.preparation_device
+        prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, where)
         return run(plan, prepared, "per_node").per_node
 
 
@@ -54,7 +55,7 @@ def clustering_terms(G, plan, weight, considered):
         Every weight is 0 and NetworkX would divide by the largest one.
     """
     with _failures(plan):
-        settings = (plan.orientation, plan.ordering, plan.device)
+        settings = (plan.orientation, plan.ordering, plan.preparation_device)
         if G.directed:
             pairs = preparation.directed_pairs_csr(G, *settings, weight)
             # NetworkX divides by max_weight only inside its sums over triangles.
@@ -68,7 +69,7 @@ def clustering_terms(G, plan, weight, considered):
         prepared = preparation.oriented_csr(G, *settings, weight)
         degree = prepared.to_original_vertices(prepared.degree)
         if weight is not None:
-            _, max_weight = preparation.normalised_weights(G, weight, plan.device)
+            _, max_weight = preparation.normalised_weights(G, weight, plan.preparation_device)
             # NetworkX divides by max_weight for every neighbour of a visited node.
             if max_weight == 0 and bool((degree[considered] > 0).any()):
                 raise ZeroDivisionError("division by zero")
@@ -97,11 +98,12 @@ def transitivity_sums(G, plan):
     """
     with _failures(plan):
         if G.directed:
-            prepared = preparation.successor_csr(G, plan.device)
+            prepared = preparation.successor_csr(G, plan.preparation_device)
             closed = run(plan, prepared, "total").total
             degree = to_host(prepared.indptr[1:] - prepared.indptr[:-1])
         else:
-            prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
+            where = plan.preparation_device
+            prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, where)
             closed = 6 * run(plan, prepared, "total").total
             degree = to_host(prepared.degree)
         return closed, _exact_sum(degree * (degree - 1))

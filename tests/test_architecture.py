@@ -22,8 +22,8 @@ LAYERS = [
     {"preprocess"},
     {"algorithms"},
     {"graph", "preparation"},
-    {"plan", "scale_out", "execute", "executors", "terms", "edge_terms", "convert", "frames", "result_frames"},
-    {"functions", "edge_functions", "node_selection", "dispatch", "interface", "__init__", "__main__"},
+    {"plan", "scale_out", "execute", "executors", "terms", "edge_terms", "family_terms", "convert", "frames", "result_frames"},
+    {"functions", "edge_functions", "triangle_family", "node_selection", "dispatch", "interface", "__init__", "__main__"},
 ]
 NETWORKX_LAYER = LAYERS[-1]
 ENGINE_INTERNALS = {"preprocess", "preparation", "algorithms", "runtime", "execute"}

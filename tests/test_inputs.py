@@ -283,6 +283,8 @@ BAD_ENVIRONMENT = {
     "NX_TRICOUNT_ALGORITHM": ("bogus", ", ".join(repr(v) for v in CHOICES["algorithm"])),
     "NX_TRICOUNT_WEDGE_SPREAD": ("x", "an int >= "),
     "NX_TRICOUNT_HASH_CHUNK": ("0", "an int >= "),
+    "NX_TRICOUNT_PARTITIONS": ("-2", "an int >= 1"),
+    "NX_TRICOUNT_MEMORY_LIMIT": ("lots", "'20GB'"),
 }
 
 
@@ -291,9 +293,10 @@ def test_bad_environment_value_fails_the_first_call_clearly(variable):
     value, accepted = BAD_ENVIRONMENT[variable]
     script = f"""
         import networkx as nx
+        from nx_tricount.catalog import SCALE_OUT
         from nx_tricount.config import CHOICES, KERNEL_PARAMETERS
         config = nx.config.backends.tricount
-        assert set(config) == set(CHOICES) | set(KERNEL_PARAMETERS), dict(config)
+        assert set(config) == set(CHOICES) | set(KERNEL_PARAMETERS) | set(SCALE_OUT), dict(config)
         for call in (lambda: nx.triangles(nx.complete_graph(3), backend="tricount"),
                      lambda: __import__("nx_tricount").make_plan()):
             try:
@@ -303,7 +306,8 @@ def test_bad_environment_value_fails_the_first_call_clearly(variable):
             else:
                 raise AssertionError("no error")
         key = {variable!r}[len("NX_TRICOUNT_"):].lower()
-        config[key] = CHOICES[key][1] if key in CHOICES else 64
+        good = {{"partitions": 2, "memory_limit": "8GB"}}.get(key, 64)
+        config[key] = CHOICES[key][1] if key in CHOICES else good
         print(nx.triangles(nx.complete_graph(3), backend="tricount"))
     """
     rc, out, err = run_python(script, **{variable: value})

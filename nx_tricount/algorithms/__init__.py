@@ -11,7 +11,7 @@ numba and CuPy are imported only when a count runs.
 import importlib
 
 from ..catalog import ALGORITHMS
-from .counts import MODES, Counts
+from .counts import MODES, Counts, round_pairs
 
 __all__ = ["count", "Counts", "MODES"]
 
@@ -53,6 +53,10 @@ def count(prepared, algorithm, mode, device="cpu", parameters=None):
     result = Counts(mode=mode, algorithm=algorithm, device=device)
     if mode == "total":
         result.total = int(raw)
+    elif mode == "per_node" and raw.ndim == 2:  # weighted: (sums, errors) pairs
+        rounded, error = round_pairs(raw[0], raw[1])
+        result.per_node = prepared.to_original_vertices(rounded)
+        result.per_node_error = prepared.to_original_vertices(error)
     elif mode == "per_node":
         result.per_node = prepared.to_original_vertices(raw)
     else:

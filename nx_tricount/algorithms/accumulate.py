@@ -17,7 +17,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from .counts import PER_EDGE, PER_NODE, TOTAL
+from .counts import PER_EDGE, PER_NODE, TOTAL, two_sum
 
 #: The kernels' integer code of each mode.
 _MODE_CODES = {"total": TOTAL, "per_node": PER_NODE, "per_edge": PER_EDGE}
@@ -42,7 +42,8 @@ def accumulate_per_thread(kernel, arrays, prepared, mode):
     Returns
     -------
     int or numpy array
-        The total; or int64 counts, or the values' dtype for weighted per-vertex sums.
+        The total; or int64 counts; or for weighted per-vertex sums, in the
+        values' dtype, the ``(2, n)`` compensated pairs (sums, errors).
     """
     mode_code = _MODE_CODES[mode]
     weighted = prepared.values is not None and mode_code == PER_NODE
@@ -58,24 +59,21 @@ def accumulate_per_thread(kernel, arrays, prepared, mode):
 
 
 def combine_compensated(rows):
-    """Each vertex's compensated sum over ``rows`` of (sum, error) pairs, rounded once.
+    """Each vertex's compensated sum over ``rows`` of (sum, error) pairs.
 
     ``rows`` has shape ``(threads, 2 n)``: the sums at even and the errors at odd
-    positions. Integer sums are exact and need no compensation.
+    positions. Returns the ``(2, n)`` pairs (sums, errors); integer sums are
+    exact, with zero errors.
     """
     sums, errors = rows[:, 0::2], rows[:, 1::2]
     if rows.dtype.kind != "f":
-        return sums.sum(axis=0)
+        return np.stack([sums.sum(axis=0), errors.sum(axis=0)])
     total = sums[0].copy()
     error = errors.sum(axis=0)  # second-order: plain sums suffice
     for row in sums[1:]:
-        before = total
-        total = before + row
-        with np.errstate(invalid="ignore"):  # infinite sums: their rounding is dropped
-            row_part = total - before
-            rounding = (before - (total - row_part)) + (row - row_part)
-        error += np.where(np.isfinite(total), rounding, 0.0)
-    return total + error
+        total, rounding = two_sum(total, row)
+        error += rounding
+    return np.stack([total, error])
 
 
 @njit(cache=True, inline="always")

@@ -2,7 +2,11 @@
 
 from dataclasses import dataclass
 
-__all__ = ["MODES", "TOTAL", "PER_NODE", "PER_EDGE", "Counts"]
+import numpy as np
+
+from ..device import module_of
+
+__all__ = ["MODES", "TOTAL", "PER_NODE", "PER_EDGE", "Counts", "two_sum", "round_pairs"]
 
 #: ``total``: the number of triangles. ``per_node``: triangles at each vertex
 #: (or, when the Prepared carries arc values, the sum over each vertex's
@@ -26,6 +30,9 @@ class Counts:
         Number of triangles (mode ``total``).
     per_node : array or None
         Per-vertex counts or weighted sums, indexed by original id (mode ``per_node``).
+    per_node_error : array or None
+        Weighted sums only: what each rounded sum in ``per_node`` misses of its
+        compensated pair, so that partial sums combine without a second rounding.
     edge_src, edge_dst, per_edge : arrays or None
         Each arc of the oriented graph (original ids) and its triangle count
         (mode ``per_edge``).
@@ -38,6 +45,26 @@ class Counts:
     device: str
     total: int | None = None
     per_node: object = None
+    per_node_error: object = None
     edge_src: object = None
     edge_dst: object = None
     per_edge: object = None
+
+
+def two_sum(a, b):
+    """``(s, e)``: ``s = a + b`` rounded and its exact error ``e`` (Knuth's TwoSum),
+    elementwise on NumPy or CuPy arrays; ``e`` is 0 where ``s`` is not finite."""
+    xp = module_of(a)
+    s = a + b
+    with np.errstate(invalid="ignore"):
+        b_part = s - a
+        e = (a - (s - b_part)) + (b - b_part)
+    return s, xp.where(xp.isfinite(s), e, 0)
+
+
+def round_pairs(sums, errors):
+    """Compensated pairs rounded once: ``(rounded, residual)`` with ``rounded +
+    residual`` exactly ``sums + errors``; integer pairs are exact already."""
+    if sums.dtype.kind != "f":
+        return sums + errors, errors * 0
+    return two_sum(sums, errors)

@@ -313,3 +313,10 @@ def _compact_keys(keys, kept, count):
         position = cupy.cumsum(kept, dtype=np.int64)
         _kernels()["scatter_distinct"](keys, kept, position, out, size=keys.size)
     return out
+
+
+def scatter_add(target, index, values):
+    """``target[index] += values`` in place, repeated indices adding up (atomics)."""
+    import cupyx
+
+    cupyx.scatter_add(target, index, values)

@@ -22,6 +22,7 @@ __all__ = [
     "csr_of_sorted_keys",
     "oriented_keys",
     "deduplicate",
+    "scatter_add",
 ]
 
 #: The key of a self-loop, or of a row that is not an arc: sorts after every real key.
@@ -121,3 +122,7 @@ def deduplicate(src, dst, n, *, square_sum=False):
     and self-loops dropped, ``lo`` sorted), with its ``squares`` when ``square_sum``."""
     return simplified(src, dst, n, square_sum=square_sum)
 
+
+def scatter_add(target, index, values):
+    """``target[index] += values`` in place, repeated indices adding up."""
+    np.add.at(target, index, values)

@@ -1,0 +1,159 @@
+"""How a count is spread: the parts per side of its hashed 2D partition, the
+GPUs its tasks run on, the executor, and where the graph is prepared
+(``docs/algorithms.md``, "Partitioned counting").
+
+A graph is counted whole when it fits the memory limit; else it is prepared in
+host memory and its ``p³`` tasks, each about ``3 / p²`` of the arcs, go through
+the device one after another, ``p`` the smallest whose task fits. Several
+devices or Dask workers get at least two tasks each.
+"""
+
+import math
+import sys
+from dataclasses import dataclass
+
+from .config import memory_bytes
+
+__all__ = ["Spread", "decide", "whole_bytes", "task_bytes"]
+
+#: GPU bytes of a whole count per edge row, input included: the peak of CuPy's
+#: pool on R-MAT 22 and 23 was 91–95 (docs/benchmarks.md, "GPU memory").
+WHOLE_BYTES_PER_ROW = 100
+#: GPU bytes of a task's graph per arc: local ids, keys, their sort, the CSR and
+#: the arcs' positions (``preprocess/partition.py``), and the count's own.
+TASK_BYTES_PER_ARC = 96
+#: And per vertex of the task graph: row pointers and per-node counters.
+TASK_BYTES_PER_VERTEX = 48
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Where and in how many parts a count runs.
+
+    Attributes
+    ----------
+    parts : int
+        Parts per side ``p``: ``p²`` parts and ``p³`` tasks (1: the whole graph).
+    devices : tuple of int
+        GPU ids the tasks run on (empty on the CPU or with Dask).
+    distributed : str or None
+        ``"dask"``: the tasks run on the current Dask client's workers.
+    progress : bool
+        Show a progress bar of the tasks.
+    preparation_device : {"cpu", "gpu"}
+        Where the graph is prepared and partitioned: host memory when it does
+        not fit the count's device.
+    memory_limit : int or None
+        Bytes a count may take on its device.
+    reasons : tuple of str
+    """
+
+    parts: int = 1
+    devices: tuple = ()
+    distributed: str | None = None
+    progress: bool = False
+    preparation_device: str = "cpu"
+    memory_limit: int | None = None
+    reasons: tuple = ()
+
+
+def whole_bytes(rows):
+    """GPU bytes of counting a graph of ``rows`` edge rows whole."""
+    return WHOLE_BYTES_PER_ROW * rows
+
+
+def task_bytes(rows, n, p):
+    """GPU bytes of one task of a ``p``-part partition (``rows`` bounds the arcs)."""
+    return TASK_BYTES_PER_ARC * math.ceil(3 * rows / (p * p)) + TASK_BYTES_PER_VERTEX * 3 * math.ceil(n / p)
+
+
+def decide(rows, n, device, settings, free_memory=None):
+    """The :class:`Spread` of a count.
+
+    Parameters
+    ----------
+    rows, n : int
+        Edge rows and vertices of the graph.
+    device : {"cpu", "gpu"}
+        Resolved device of the count.
+    settings : mapping
+        ``partitions``, ``memory_limit``, ``devices``, ``distributed``, ``progress``
+        (validated by :mod:`nx_tricount.config`).
+    free_memory : callable, optional
+        Free bytes of the current GPU (read only on the GPU without a limit).
+    """
+    reasons = []
+    limit = memory_bytes(settings["memory_limit"])
+    if limit is None and device == "gpu" and free_memory is not None:
+        limit = free_memory()
+        reasons.append(f"memory limit: {limit:,} bytes free on the GPU")
+    devices = _gpu_ids(settings["devices"]) if device == "gpu" else ()
+    distributed = settings["distributed"]
+    workers = max(len(devices), 1) if distributed is None else _dask_workers()
+    fits = limit is None or whole_bytes(rows) <= limit
+    parts = settings["partitions"]
+    if parts is not None:
+        reasons.append(f"partitions {parts}: configured")
+    elif fits:
+        parts = 1
+    else:
+        parts = 2
+        while task_bytes(rows, n, parts) > limit:
+            if parts > max(n, 2):  # one vertex per class: more parts take no less
+                raise ValueError(
+                    f"tricount memory_limit of {limit:,} bytes is too small for this graph "
+                    f"({rows:,} edge rows, {n:,} vertices): a task needs at least about "
+                    f"{task_bytes(rows, n, parts):,}; raise memory_limit"
+                )
+            parts += 1
+        reasons.append(
+            f"partitions {parts}: {rows:,} edge rows need about {whole_bytes(rows):,} bytes whole, "
+            f"over the limit of {limit:,}; a task of {parts} parts per side about "
+            f"{task_bytes(rows, n, parts):,}"
+        )
+    if workers > 1 and parts ** 3 < 2 * workers and settings["partitions"] is None:
+        parts = max(parts, math.ceil((2 * workers) ** (1 / 3) - 1e-9))
+        reasons.append(f"partitions {parts}: at least two tasks for each of {workers} workers")
+    preparation = device if fits else "cpu"
+    if device == "gpu" and not fits:
+        reasons.append("prepared in host memory: the whole graph does not fit the GPU's limit")
+    progress = settings["progress"]
+    if progress is None:
+        progress = parts > 1 and sys.stderr is not None and sys.stderr.isatty()
+    return Spread(parts, devices if distributed is None else (), distributed, progress, preparation, limit, tuple(reasons))
+
+
+def _gpu_ids(devices):
+    """GPU ids of a ``devices`` setting: ``"auto"`` the current one, ``"all"`` every one."""
+    import cupy
+
+    if devices == "auto":
+        return (cupy.cuda.Device().id,)
+    count = cupy.cuda.runtime.getDeviceCount()
+    if devices == "all":
+        return tuple(range(count))
+    missing = [d for d in devices if d >= count]
+    if missing:
+        raise ValueError(
+            f"tricount devices {devices!r}: no GPU with id {missing[0]}; this machine has "
+            f"{count} (ids 0 to {count - 1})"
+        )
+    return tuple(devices)
+
+
+def _dask_workers():
+    """Workers of the current Dask client; a clear error without one."""
+    try:
+        from distributed import get_client
+    except ImportError as exc:
+        raise ImportError(
+            "tricount distributed='dask' needs dask.distributed: pip install 'nx-tricount[dask]'"
+        ) from exc
+    try:
+        client = get_client()
+    except ValueError as exc:
+        raise ValueError(
+            "tricount distributed='dask' counts on the current dask.distributed client, and "
+            "there is none: start one first (e.g. distributed.Client(LocalCluster()))"
+        ) from exc
+    return max(1, len(client.scheduler_info()["workers"]))

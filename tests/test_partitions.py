@@ -1,0 +1,221 @@
+"""Partitioned counting (hashed 2D partitions, p³ tasks) equals the whole count:
+every algorithm and mode against the unpartitioned engine, every NetworkX
+function through the backend with ``partitions`` set, the settings' checks, and
+the memory limit's choice of parts."""
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nx_tricount
+from conftest import SMALL_DATASETS, load_edges
+from graphs import directed_graphs, weighted_graphs
+from nx_tricount.algorithms import count
+from nx_tricount.config import CHOICES, memory_bytes
+from nx_tricount.execute import run
+from nx_tricount.generators import rmat_edges
+from nx_tricount.plan import Plan
+from nx_tricount.preprocess import prepare_arcs, prepare_undirected
+from nx_tricount.preprocess.partition import class_size, split, task_graph
+from nx_tricount.scale_out import Spread, decide, task_bytes, whole_bytes
+
+ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
+PREPROCESSING = [("degree", "none"), ("id", "degree"), ("a-direction", "a-order"), ("degree", "collective")]
+
+
+@pytest.fixture(autouse=True)
+def _no_conversion_cache():
+    with nx.config(cache_converted_graphs=False):
+        yield
+
+
+def _plan(algorithm, orientation, ordering, parts):
+    return Plan(algorithm, orientation, ordering, "cpu", spread=Spread(parts=parts))
+
+
+@pytest.fixture(scope="module")
+def rmat():
+    src, dst = rmat_edges(10, 8, seed=1)
+    values = np.random.default_rng(0).random(src.size)
+    return src, dst, 1 << 10, values
+
+
+@pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_mode_equals_the_whole_count(rmat, algorithm, orientation, ordering):
+    src, dst, n, values = rmat
+    prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+    weighted = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
+    whole = {mode: count(prepared, algorithm, mode) for mode in ("total", "per_node", "per_edge")}
+    whole_weighted = count(weighted, algorithm, "per_node").per_node
+    for parts in (1, 2, 3, 4, 5):
+        plan = _plan(algorithm, orientation, ordering, parts)
+        assert run(plan, prepared, "total").total == whole["total"].total
+        np.testing.assert_array_equal(run(plan, prepared, "per_node").per_node, whole["per_node"].per_node)
+        per_edge = run(plan, prepared, "per_edge")
+        np.testing.assert_array_equal(per_edge.per_edge, whole["per_edge"].per_edge)
+        np.testing.assert_array_equal(per_edge.edge_src, whole["per_edge"].edge_src)
+        # Compensated on both sides: equal to the last bit but for the final roundings.
+        np.testing.assert_allclose(run(plan, weighted, "per_node").per_node, whole_weighted, rtol=4e-16)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_directed_arcs_as_given(algorithm):
+    # Arcs with 2-cycles and 3-cycles: every transitive triple has one task.
+    rng = np.random.default_rng(4)
+    src, dst = rng.integers(0, 60, 700), rng.integers(0, 60, 700)
+    prepared = prepare_arcs(src, dst, 60)
+    whole = count(prepared, algorithm, "total").total
+    for parts in (2, 3, 5):
+        assert run(_plan(algorithm, "arcs", "none", parts), prepared, "total").total == whole
+
+
+def test_tasks_share_out_the_triangles(rmat):
+    # Each task's own count, and the sizes of its blocks.
+    src, dst, n, _ = rmat
+    prepared = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
+    partition = split(prepared, 3)
+    assert sum(part[2].size for part in partition.parts.values()) == prepared.m
+    totals = []
+    for i in range(3):
+        for j in range(3):
+            for k in range(3):
+                graph = task_graph(partition, i, j, k)
+                assert graph.sizes == tuple(class_size(n, 3, c) for c in (i, j, k))
+                assert graph.prepared.ascending
+                assert bool((graph.prepared.rows < graph.prepared.indices).all())
+                totals.append(count(graph.prepared, "merge", "total").total)
+    assert sum(totals) == count(prepared, "merge", "total").total
+    assert min(totals) > 0  # R-MAT's triangles spread over every class pattern
+
+
+def test_class_size():
+    assert [class_size(10, 3, c) for c in range(3)] == [4, 3, 3]
+    assert [class_size(2, 4, c) for c in range(4)] == [1, 1, 0, 0]
+    assert sum(class_size(1001, 7, c) for c in range(7)) == 1001
+
+
+@pytest.mark.parametrize("name", SMALL_DATASETS)
+def test_data_graphs_through_networkx(name):
+    src, dst = load_edges(name)
+    G = nx_tricount.from_edges(src, dst)
+    expected = nx.transitivity(G, backend="tricount", device="cpu")
+    expected_triangles = nx.triangles(G, backend="tricount", device="cpu")
+    with nx.config.backends.tricount(partitions=3):
+        assert nx.transitivity(G, backend="tricount", device="cpu") == expected
+        assert nx.triangles(G, backend="tricount", device="cpu") == expected_triangles
+
+
+@pytest.mark.parametrize("parts", [2, 4])
+@pytest.mark.parametrize("graph", sorted(weighted_graphs()))
+def test_every_function_weighted(graph, parts):
+    G = weighted_graphs()[graph]
+    expected = {
+        "triangles": nx.triangles(G, backend="tricount", device="cpu"),
+        "clustering": nx.clustering(G, weight="weight", backend="tricount", device="cpu"),
+        "average": nx.average_clustering(G, weight="weight", backend="tricount", device="cpu"),
+        "transitivity": nx.transitivity(G, backend="tricount", device="cpu"),
+    }
+    with nx.config.backends.tricount(partitions=parts):
+        assert nx.triangles(G, backend="tricount", device="cpu") == expected["triangles"]
+        ours = nx.clustering(G, weight="weight", backend="tricount", device="cpu")
+        assert ours.keys() == expected["clustering"].keys()
+        for v, c in ours.items():
+            assert c == pytest.approx(expected["clustering"][v], rel=1e-15, abs=1e-300)
+        assert nx.average_clustering(G, weight="weight", backend="tricount", device="cpu") == pytest.approx(
+            expected["average"], rel=1e-15
+        )
+        assert nx.transitivity(G, backend="tricount", device="cpu") == expected["transitivity"]
+
+
+@pytest.mark.parametrize("parts", [2, 3])
+@pytest.mark.parametrize("graph", sorted(directed_graphs()))
+def test_every_function_directed(graph, parts):
+    G = directed_graphs()[graph]
+    expected = (
+        nx.clustering(G, backend="tricount", device="cpu"),
+        nx.transitivity(G, backend="tricount", device="cpu"),
+    )
+    with nx.config.backends.tricount(partitions=parts):
+        assert nx.clustering(G, backend="tricount", device="cpu") == expected[0]
+        assert nx.transitivity(G, backend="tricount", device="cpu") == expected[1]
+
+
+def test_partitions_in_the_plan_and_at_info(caplog):
+    G = nx.karate_club_graph()
+    plan = nx_tricount.make_plan(G, device="cpu", partitions=3)
+    assert plan.spread.parts == 3 and len(plan.tasks) == 27
+    assert "partitions=3 tasks=27" in str(plan)
+    with caplog.at_level("INFO", logger="nx_tricount"):
+        with nx.config.backends.tricount(partitions=3):
+            nx.triangles(G, backend="tricount", device="cpu")
+    assert any("27 tasks of 3 parts per side" in r.getMessage() for r in caplog.records)
+
+
+def test_memory_limit_chooses_the_parts(monkeypatch):
+    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+    rows, n = 1_000_000, 60_000
+    assert decide(rows, n, "cpu", _settings()).parts == 1
+    spread = decide(rows, n, "cpu", _settings(memory_limit=whole_bytes(rows) // 10))
+    assert spread.parts > 1
+    assert task_bytes(rows, n, spread.parts) <= whole_bytes(rows) // 10
+    assert task_bytes(rows, n, spread.parts - 1) > whole_bytes(rows) // 10 or spread.parts == 2
+    # On the GPU without a limit, the free memory is the limit; a graph that does
+    # not fit is prepared in host memory.
+    spread = decide(rows, n, "gpu", _settings(), free_memory=lambda: whole_bytes(rows) // 5)
+    assert spread.parts > 1 and spread.preparation_device == "cpu"
+
+
+def test_a_memory_limit_too_small_is_refused():
+    with pytest.raises(ValueError, match="memory_limit of 100 bytes is too small"):
+        decide(1000, 100, "cpu", _settings(memory_limit=100))
+
+
+def _settings(**overrides):
+    settings = dict(partitions=None, memory_limit=None, devices="auto", distributed=None, progress=None)
+    settings.update(overrides)
+    return settings
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [("20GB", 20 * 10**9), ("1.5GiB", 3 * 2**29), ("512 MiB", 2**29), (4096, 4096), ("100", 100)],
+)
+def test_memory_limit_strings(text, expected):
+    assert memory_bytes(text) == expected
+
+
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ("partitions", 0),
+        ("partitions", 2.5),
+        ("partitions", True),
+        ("memory_limit", "lots"),
+        ("memory_limit", -5),
+        ("memory_limit", "20 parsecs"),
+        ("devices", []),
+        ("devices", [-1]),
+        ("devices", "first"),
+        ("distributed", "spark"),
+        ("progress", "yes"),
+    ],
+)
+def test_bad_settings_are_refused(key, value):
+    config = nx.config.backends.tricount
+    with pytest.raises(ValueError, match=f"Invalid tricount {key}"):
+        setattr(config, key, value)
+    with pytest.raises(ValueError, match=f"Invalid tricount {key}"):
+        nx_tricount.make_plan(nx.path_graph(3), device="cpu", **{key: value})
+
+
+def test_settings_from_the_environment():
+    from nx_tricount.config import ENVIRONMENT_ERRORS, config_from_environment
+
+    config = config_from_environment(
+        {"NX_TRICOUNT_PARTITIONS": "4", "NX_TRICOUNT_MEMORY_LIMIT": "2GB", "NX_TRICOUNT_DEVICES": "0,1"}
+    )
+    assert (config.partitions, config.memory_limit, config.devices) == (4, "2GB", [0, 1])
+    config_from_environment({"NX_TRICOUNT_PARTITIONS": "many"})
+    assert "NX_TRICOUNT_PARTITIONS" in ENVIRONMENT_ERRORS["partitions"]
+    config_from_environment({})

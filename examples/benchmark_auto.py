@@ -18,10 +18,14 @@ folder); with ``--generated`` the suite's R-MAT 16, grid and Barabási–Albert
 graphs at CPU-sized scales (and R-MAT 17); with ``--suite`` (GPU) the GPU benchmark's own
 (examples/benchmark_gpu.py: R-MAT 18-23, the 1000x1000 grid, BA 2M x 10).
 
+``--smoke`` runs two small graphs of the repository's own ``tests/data`` once
+each (a run of seconds, for CI).
+
 Usage::
 
     python examples/benchmark_auto.py --device cpu --json auto_cpu.json
     python examples/benchmark_auto.py --device gpu --generated --suite --json auto_gpu.json
+    python examples/benchmark_auto.py --device cpu --smoke
 """
 
 import argparse
@@ -44,7 +48,10 @@ from nx_tricount.plan import make_plan
 from nx_tricount.preparation import oriented_csr
 from nx_tricount.preprocess import prepare_undirected
 
-DATA = Path(os.environ.get("NX_TRICOUNT_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
+REPO = Path(__file__).resolve().parents[1]
+DATA = Path(os.environ.get("NX_TRICOUNT_DATA", REPO / ".." / "shared" / "data"))
+#: --smoke: two graphs of the repository's small set of real graphs.
+SMOKE_DATA, SMOKE_GRAPHS = REPO / "tests" / "data", ("jazz.txt.gz", "gemsec_fb_food.txt.gz")
 
 GENERATED = {
     "rmat16": lambda: (*rmat_edges(16, seed=16), 1 << 16),
@@ -54,13 +61,13 @@ GENERATED = {
 }
 
 
-def data_graphs():
-    """Name -> loader of every graph listed in the data folder's MANIFEST.tsv."""
-    with open(DATA / "MANIFEST.tsv") as f:
+def data_graphs(folder=DATA):
+    """Name -> loader of every graph listed in the folder's MANIFEST.tsv."""
+    with open(folder / "MANIFEST.tsv") as f:
         names = [row["file"] for row in csv.DictReader(f, delimiter="\t")]
 
     def load(name):
-        with gzip.open(DATA / name, "rt") as f:
+        with gzip.open(folder / name, "rt") as f:
             pairs = np.loadtxt(f, comments="#", dtype=np.int64, ndmin=2)
         src, dst = pairs[:, 0], pairs[:, 1]
         return src, dst, int(max(src.max(), dst.max())) + 1
@@ -178,8 +185,16 @@ def main():
     )
     parser.add_argument("--only", nargs="+", metavar="GRAPH", help="just these graphs")
     parser.add_argument("--json", help="write the rows here")
+    parser.add_argument(
+        "--smoke", action="store_true",
+        help=f"{' and '.join(SMOKE_GRAPHS)} of tests/data, one round each",
+    )
     args = parser.parse_args()
-    graphs = data_graphs()
+    if args.smoke:
+        args.repeats = args.confirm = 1
+        graphs = {k: v for k, v in data_graphs(SMOKE_DATA).items() if k in SMOKE_GRAPHS}
+    else:
+        graphs = data_graphs()
     if args.generated:
         graphs.update(GENERATED)
     if args.suite:

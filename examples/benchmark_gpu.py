@@ -35,6 +35,12 @@ Usage::
     python examples/benchmark_gpu.py --graphs g18 g20 --matrix
     python examples/benchmark_gpu.py --graphs g18 g22 --weighted
     python examples/benchmark_gpu.py --graphs g18 g20 --calibrate-lambda
+    python examples/benchmark_gpu.py --smoke   # seconds; runs without a GPU too
+
+``--smoke`` times every configuration once on R-MAT 10. Without a GPU (or
+without CuPy) it says so and runs what the benchmark checks on the CPU engine
+instead: every configuration's preprocessing and counts (which must agree) and
+the orientations' Equation 1; the GPU timings are skipped.
 """
 
 import argparse
@@ -45,15 +51,18 @@ import time
 
 import importlib
 
-import cupy
 import numpy as np
 
 from nx_tricount import runtime as gpu
 from nx_tricount.catalog import ALGORITHMS
 from nx_tricount.algorithms import bitmap, edge, hash, merge, vertex, wedge
 from nx_tricount.config import CHOICES
+from nx_tricount.device import gpu_available
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import a_order, orientation_cost, prepare_undirected
+
+if gpu_available():
+    import cupy
 
 GRAPHS = {
     "g18": lambda: (*rmat_edges(18, seed=18, device="gpu"), 1 << 18),
@@ -77,6 +86,9 @@ CONFIGS = [
     ("hash-collective", hash, "degree", "collective"),
     ("bitmap", bitmap, "a-direction", "none"),
 ]
+
+#: --smoke: R-MAT at this scale.
+SMOKE_SCALE = 10
 
 #: Published codes and nx-cugraph on an H100, kernel ms of the total.
 PUBLISHED = {"g18": 0.83, "g20": 5.3, "g22": 39.0, "g23": 112.0, "grid": 0.046, "ba": 1.02}
@@ -356,6 +368,30 @@ def summary(rows):
         )
 
 
+def smoke_on_the_cpu():
+    """Without a GPU: every configuration's preprocessing and total and per-node
+    counts on the CPU engine (they must agree), and Equation 1 of the orientations,
+    on R-MAT ``SMOKE_SCALE``."""
+    print("no GPU (CuPy missing or no device): GPU timings skipped; the configurations "
+          f"run on the CPU engine instead, on R-MAT {SMOKE_SCALE}", flush=True)
+    src, dst = rmat_edges(SMOKE_SCALE, seed=SMOKE_SCALE)
+    n = 1 << SMOKE_SCALE
+    totals = {}
+    for label, module, orientation, ordering in CONFIGS:
+        start = time.perf_counter()
+        prepared = prepare(src, dst, n, orientation, ordering)
+        totals[label] = module.count_cpu(prepared, "total")
+        per_node = module.count_cpu(prepared, "per_node")
+        assert 3 * totals[label] == int(per_node.sum()), label
+        print(f"cpu   {label:17s} triangles={totals[label]} "
+              f"({1e3 * (time.perf_counter() - start):.1f} ms, compilation included)", flush=True)
+    assert len(set(totals.values())) == 1, f"configurations disagree: {totals}"
+    for orientation in ("id", "degree", "a-direction"):
+        prepared = prepare(src, dst, n, orientation, "none")
+        cost = orientation_cost(np.diff(prepared.indptr), prepared.m, n)
+        print(f"cpu   Equation 1 ({orientation}): {cost:.6e}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--graphs", nargs="+", default=list(GRAPHS), choices=list(GRAPHS))
@@ -375,7 +411,18 @@ def main():
     parser.add_argument("--threads", type=int, nargs="+", default=[wedge.THREADS])
     parser.add_argument("--bitmap-rows", type=int, nargs="+", default=[0, 8192, 16384, 32768, 65536])
     parser.add_argument("--json", help="write the rows here")
+    parser.add_argument("--smoke", action="store_true",
+                        help=f"R-MAT {SMOKE_SCALE}, one run; on the CPU engine without a GPU")
     args = parser.parse_args()
+    if not gpu_available():
+        if not args.smoke:
+            parser.error("no GPU (CuPy missing or no device); --smoke runs on the CPU engine")
+        smoke_on_the_cpu()
+        return
+    if args.smoke:
+        scale = SMOKE_SCALE
+        GRAPHS["smoke"] = lambda: (*rmat_edges(scale, seed=scale, device="gpu"), 1 << scale)
+        args.graphs, args.repeats = ["smoke"], 1
     props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
     device = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
     print(f"device: {device}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
@@ -391,7 +438,7 @@ def main():
             rows += weighted(name, args)
         else:
             rows += bench_graph(name, args)
-    if not (args.sweep or args.matrix or args.calibrate_lambda or args.weighted):
+    if not (args.sweep or args.matrix or args.calibrate_lambda or args.weighted or args.smoke):
         summary(rows)
     if args.json:
         with open(args.json, "w") as f:

@@ -1,0 +1,83 @@
+"""Every script of examples/ runs, in its short mode, in a fresh interpreter on
+the CPU (as CI runs it): each finishes, prints what shows it did its work, and
+writes its JSON where it has one. A GPU-only benchmark without a GPU says so
+and runs its checks on the CPU engine."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from nx_tricount.device import gpu_available
+from subprocesses import run_python
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+#: The scripts with a test here.
+COVERED = ("dropin.py", "cudf_pipeline.py", "benchmark_cpu.py", "benchmark_auto.py", "benchmark_gpu.py")
+
+
+def run_example(name, *args, **env):
+    """Run ``examples/<name>`` with ``args`` as ``python examples/<name>`` would
+    (its folder first on sys.path); returns ``(returncode, stdout, stderr)``."""
+    path = EXAMPLES / name
+    return run_python(
+        f"""
+        import runpy, sys
+        sys.argv = {[str(path), *args]!r}
+        sys.path.insert(0, {str(EXAMPLES)!r})
+        runpy.run_path({str(path)!r}, run_name="__main__")
+        """,
+        **env,
+    )
+
+
+def test_every_example_has_a_case_here():
+    assert {p.name for p in EXAMPLES.glob("*.py")} == set(COVERED)
+
+
+def test_dropin():
+    rc, out, err = run_example("dropin.py", "--smoke")
+    assert rc == 0, err
+    assert "(NetworkX only)" in out and "average_clustering" in out
+    rc, out, err = run_example("dropin.py", "--smoke", NX_TRICOUNT_AUTOCONFIG="True", NX_TRICOUNT_LOG="1")
+    assert rc == 0, err
+    assert "['tricount']" in out
+    for name in ("triangles", "clustering", "transitivity", "average_clustering"):
+        assert f"Using backend 'tricount' for call to '{name}'" in err
+
+
+def test_cudf_pipeline():
+    rc, out, err = run_example("cudf_pipeline.py", "--smoke")
+    assert rc == 0, err
+    assert "edge rows in a" in out and "transitivity: 0." in out
+    assert "node  triangles  clustering" in out and "source  target  triangles" in out
+
+
+def test_benchmark_cpu(tmp_path):
+    rc, out, err = run_example("benchmark_cpu.py", "--smoke", "--json", str(tmp_path / "cpu.json"))
+    assert rc == 0, err
+    assert "every library agrees with NetworkX" in out and "targets:" in out
+    report = json.loads((tmp_path / "cpu.json").read_text())
+    assert [g["graph"] for g in report["graphs"]] == ["R-MAT 10", "jazz"]
+    assert all(g["triangles"] > 0 and g["kernel_grid"] for g in report["graphs"])
+
+
+def test_benchmark_auto(tmp_path):
+    args = ("--device", "cpu", "--smoke", "--json", str(tmp_path / "auto.json"))
+    rc, out, err = run_example("benchmark_auto.py", *args)
+    assert rc == 0, err
+    rows = json.loads((tmp_path / "auto.json").read_text())["rows"]
+    assert len(rows) == 2 and all(row["triangles"] > 0 for row in rows)
+
+
+def test_benchmark_gpu():
+    rc, out, err = run_example("benchmark_gpu.py", "--smoke")
+    assert rc == 0, err
+    if gpu_available():
+        assert "device:" in out and "smoke" in out
+    else:
+        assert "GPU timings skipped" in out
+        totals = re.findall(r"triangles=(\d+)", out)
+        assert len(totals) == 9 and len(set(totals)) == 1 and int(totals[0]) > 0
+        assert "Equation 1 (a-direction)" in out

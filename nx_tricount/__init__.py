@@ -23,14 +23,15 @@ from .catalog import FUNCTIONS  # noqa: E402  (imports nothing)
 
 __version__ = "0.1.0"
 
-#: Public name -> submodule that defines it (None: the name is a submodule).
+#: Public name -> submodule that defines it (None: the name is a submodule; the
+#: NetworkX functions are taken from the registry ``interface`` fills).
 _LAZY = {
     "TriGraph": "graph",
     "from_edges": "frames",
     "from_frame": "frames",
     "from_networkx": "convert",
     "to_networkx": "convert",
-    **{name: "functions" for name in FUNCTIONS},
+    **{name: "interface" for name in FUNCTIONS},
     "edge_triangles": "edge_functions",
     "make_plan": "plan",
     "Plan": "plan",
@@ -44,7 +45,10 @@ __all__ = ["__version__", *_LAZY]
 def __getattr__(name):
     if name in _LAZY:
         module = importlib.import_module(f"{__name__}.{_LAZY[name] or name}")
-        value = module if _LAZY[name] is None else getattr(module, name)
+        if name in FUNCTIONS:
+            value = getattr(module.BackendInterface, name)
+        else:
+            value = module if _LAZY[name] is None else getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

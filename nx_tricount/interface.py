@@ -1,12 +1,13 @@
 """``BackendInterface``: what NetworkX's dispatcher loads for ``backend="tricount"``.
 
 Its functions are the ones registered in :mod:`nx_tricount.dispatch` (by
-:mod:`nx_tricount.functions`). NetworkX passes positional-or-keyword parameters
-positionally with defaults filled, so the functions keep NetworkX's parameter
-order and the backend's own settings are keyword-only.
+:mod:`nx_tricount.functions` and :mod:`nx_tricount.triangle_family`). NetworkX
+passes positional-or-keyword parameters positionally with defaults filled, so
+the functions keep NetworkX's parameter order and the backend's own settings
+are keyword-only.
 """
 
-from . import functions  # noqa: F401  (registers the functions)
+from . import functions, triangle_family  # noqa: F401  (register the functions)
 from .convert import from_networkx, to_networkx
 from .dispatch import REGISTERED
 from .graph import TriGraph

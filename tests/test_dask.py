@@ -1,0 +1,87 @@
+"""Counting on Dask workers (``distributed="dask"``): a LocalCluster of two
+worker processes gives the local results, also when a worker is killed in the
+middle of a run (Dask runs its tasks again on the other)."""
+
+import os
+import signal
+import threading
+import time
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nx_tricount
+from nx_tricount.generators import rmat_edges
+
+distributed = pytest.importorskip("distributed")
+
+
+def test_without_a_client_the_error_says_what_to_do():
+    # First in the file: the module's cluster does not exist yet.
+    G = nx.complete_graph(4)
+    with pytest.raises(ValueError, match="no dask.distributed client|there is none"):
+        nx_tricount.make_plan(G, device="cpu", distributed="dask")
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    with distributed.Client(cluster) as client:
+        yield client
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def graph():
+    src, dst = rmat_edges(12, 8, seed=12)
+    return nx_tricount.from_edges(src, dst)
+
+
+def test_dask_equals_local(client, graph):
+    expected = (
+        nx.triangles(graph, backend="tricount", device="cpu"),
+        nx.transitivity(graph, backend="tricount", device="cpu"),
+        nx.average_clustering(graph, backend="tricount", device="cpu"),
+    )
+    with nx.config.backends.tricount(distributed="dask", partitions=3):
+        ours = (
+            nx.triangles(graph, backend="tricount", device="cpu"),
+            nx.transitivity(graph, backend="tricount", device="cpu"),
+            nx.average_clustering(graph, backend="tricount", device="cpu"),
+        )
+    assert ours == expected
+
+
+def test_dask_chooses_parts_for_its_workers(client, graph):
+    plan = nx_tricount.make_plan(graph, device="cpu", distributed="dask")
+    assert plan.spread.parts ** 3 >= 4  # at least two tasks for each of two workers
+    assert "distributed=dask" in str(plan)
+
+
+def test_a_worker_killed_mid_run_still_gives_the_exact_count(client):
+    src, dst = rmat_edges(15, 8, seed=15)
+    G = nx_tricount.from_edges(src, dst)
+    expected = nx.triangles(G, backend="tricount", device="cpu")
+    pids = client.run(os.getpid)
+    outcome = {}
+
+    def count():
+        with nx.config.backends.tricount(distributed="dask", partitions=6):
+            outcome["triangles"] = nx.triangles(G, backend="tricount", device="cpu")
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    deadline = time.monotonic() + 60
+    busy = []
+    while not busy and time.monotonic() < deadline:
+        busy = [address for address, tasks in client.processing().items() if tasks]
+        time.sleep(0.005)
+    os.kill(pids[busy[0]], signal.SIGKILL)
+    killed_mid_run = thread.is_alive()
+    thread.join(timeout=300)
+    assert killed_mid_run, "the count ended before the worker was killed"
+    assert outcome["triangles"] == expected
+    assert set(np.unique(list(client.run(os.getpid).values()))) != set(pids.values())

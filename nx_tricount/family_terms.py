@@ -5,8 +5,11 @@ triangles themselves in batches, and the k-truss.
 
 The triangles on each edge (its support) come from the plan's ``per_edge``
 count (:func:`nx_tricount.execute.run`); listing and peeling start from them.
-Arrays stay on the plan's device until a result is shaped; the NetworkX layer
-(:mod:`nx_tricount.triangle_family`) turns them into NetworkX's results.
+The graph is prepared where the plan prepares it (its device, or host memory
+when the graph does not fit the device and the count is partitioned); what
+follows the count (squares, listing, peeling) runs there, on the prepared
+arrays. The NetworkX layer (:mod:`nx_tricount.triangle_family`) turns the
+results into NetworkX's.
 """
 
 import contextlib
@@ -30,9 +33,10 @@ __all__ = [
     "k_truss",
 ]
 
-#: Bytes square clustering's rows of counters may take on the CPU; on the GPU, a
-#: quarter of the free memory. One row of ``n`` counters and ``n`` stamps serves
-#: one vertex at a time, so hubs take no more memory than other vertices.
+#: Bytes square clustering's rows of counters may take in host memory; on the
+#: GPU, a quarter of the count's memory limit (the free memory by default). One
+#: row of ``n`` counters and ``n`` stamps serves one vertex at a time, so hubs
+#: take no more memory than other vertices.
 SQUARE_MEMORY = 2**30
 #: Slots of the first batch of listed triangles (the first triple comes after it)
 #: and of the largest (batches double up to it; each slot holds three ids).
@@ -47,7 +51,8 @@ def _failures(plan):
 
 
 def _oriented(G, plan):
-    return preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
+    where = plan.preparation_device
+    return preparation.oriented_csr(G, plan.orientation, plan.ordering, where)
 
 
 def square_coefficients(G, plan, ids=None):
@@ -61,8 +66,8 @@ def square_coefficients(G, plan, ids=None):
     ----------
     G : TriGraph
     plan : Plan
-        Its device and preprocessing (undirected); no triangle count runs: the
-        closed wedges come with the squares.
+        Where the graph is prepared, and how (undirected); no triangle count
+        runs: the closed wedges come with the squares.
     ids : list of int, optional
         The vertices to count (original ids); every vertex when None.
 
@@ -75,9 +80,10 @@ def square_coefficients(G, plan, ids=None):
         Counted vertices with at least two neighbours and a positive potential
         (NetworkX's int ``0`` elsewhere).
     """
+    where = plan.preparation_device
     with _failures(plan):
         if G.directed:
-            prepared = preparation.successor_csr(G, plan.device)
+            prepared = preparation.successor_csr(G, where)
             successors = (prepared.indptr, prepared.indices)
             predecessors = neighbourhoods.predecessors(prepared)
         else:
@@ -86,8 +92,11 @@ def square_coefficients(G, plan, ids=None):
         xp = module_of(prepared.indptr)
         n = prepared.n
         targets = _csr_ids(prepared, ids)
-        memory = runtime.free_memory() // 4 if plan.device == "gpu" else SQUARE_MEMORY
-        found, closed = squares.count_squares(successors, predecessors, targets, n, plan.device, memory)
+        if where == "gpu":
+            memory = (plan.spread.memory_limit or runtime.free_memory()) // 4
+        else:
+            memory = SQUARE_MEMORY
+        found, closed = squares.count_squares(successors, predecessors, targets, n, where, memory)
         indptr, indices = successors
         degree = indptr[1:] - indptr[:-1]
         reach = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(degree[indices])])
@@ -173,7 +182,7 @@ def triangle_batches(G, plan, rank, members=None):
     Yields
     ------
     array of shape (3, k)
-        Original ids on the plan's device, one triangle per column.
+        Original ids, one triangle per column, where the graph is prepared.
     """
     with _failures(plan):
         prepared = _oriented(G, plan)
@@ -189,7 +198,7 @@ def triangle_batches(G, plan, rank, members=None):
         if slots:
             with _failures(plan):
                 offsets = support[lo:hi].cumsum() - support[lo:hi]
-                found = listing.list_arcs(prepared, lo, hi, offsets, slots, plan.device)
+                found = listing.list_arcs(prepared, lo, hi, offsets, slots, plan.preparation_device)
                 if prepared.perm is not None:
                     found = prepared.perm[found]
                 triples = _in_rank_order(found.astype(xp.int64), device_rank, device_members)
@@ -200,12 +209,17 @@ def triangle_batches(G, plan, rank, members=None):
 
 def _in_rank_order(found, rank, members):
     """The triangles (columns of original ids) with a member, each column sorted
-    by rank."""
+    by rank: three compare-exchanges over whole rows."""
     xp = module_of(found)
     if members is not None:
-        found = found[:, members[found].any(axis=0)]
-    order = xp.argsort(rank[found], axis=0)
-    return xp.take_along_axis(found, order, axis=0)
+        found = found[:, xp.flatnonzero(members[found].any(axis=0))]
+    ids = [found[0], found[1], found[2]]
+    keys = [rank[row] for row in ids]
+    for a, b in ((0, 1), (1, 2), (0, 1)):
+        swap = keys[a] > keys[b]
+        ids[a], ids[b] = xp.where(swap, ids[b], ids[a]), xp.where(swap, ids[a], ids[b])
+        keys[a], keys[b] = xp.where(swap, keys[b], keys[a]), xp.where(swap, keys[a], keys[b])
+    return xp.stack(ids)
 
 
 def k_truss(G, plan, k):
@@ -225,8 +239,9 @@ def k_truss(G, plan, k):
             counts = run(plan, prepared, "per_edge")
             # No edge is on more than n - 2 triangles: larger thresholds act as n.
             limit = math.ceil(min(threshold, prepared.n))
-            alive = truss.peel(prepared, counts.per_edge, limit, plan.device)
-            found = _rows_of(G, counts.edge_src[alive], counts.edge_dst[alive], plan.device)
+            where = plan.preparation_device
+            alive = truss.peel(prepared, counts.per_edge, limit, where)
+            found = _rows_of(G, counts.edge_src[alive], counts.edge_dst[alive], where)
             keep = G.column_on(found, _device_of(G.src))
     return _edge_subgraph(G, keep)
 
@@ -283,4 +298,6 @@ def _rows(values, keep, host_keep):
     """The kept rows of an edge column: a list, or an array on its own device."""
     if isinstance(values, list):
         return [value for value, kept in zip(values, host_keep.tolist()) if kept]
-    return values[keep if module_of(values) is module_of(keep) else to_host(keep)]
+    if module_of(values) is not module_of(keep):
+        keep = module_of(values).asarray(host_keep)
+    return values[keep]

@@ -12,6 +12,8 @@ arc, the GPU one thread per arc (``kernels/listing.cu``).
 import numpy as np
 from numba import njit, prange
 
+from ..device import module_of
+
 __all__ = ["list_arcs"]
 
 
@@ -68,7 +70,7 @@ def list_arcs(prepared, lo, hi, offsets, slots, device):
         out = np.full((3, slots), -1, dtype=p.indices.dtype)
         _list_cpu(p.indptr, p.indices, p.rows, np.int64(lo), np.int64(hi), offsets,
                   bool(p.ascending), out)
-    return out[:, out[0] >= 0]
+    return out[:, module_of(out).flatnonzero(out[0] >= 0)]
 
 
 def _list_gpu(prepared, lo, hi, offsets, slots):

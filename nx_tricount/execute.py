@@ -42,17 +42,21 @@ def run(plan, prepared, mode):
         Per node in original vertex ids, per edge aligned with ``prepared``'s arcs.
     """
     parameters = dict(plan.parameters)
+    # A graph prepared in host memory in chunks comes partitioned (preprocess/streamed.py).
+    partition = getattr(prepared, "partition", None)
     parts = plan.spread.parts
-    if parts == 1 and plan.preparation_device == plan.device:
+    if partition is None and parts == 1 and plan.preparation_device == plan.device:
         return count(prepared, plan.algorithm, mode, plan.device, parameters)
-    partition = split(prepared, parts)
+    partition = partition or split(prepared, parts)
     if len(plan.spread.devices) > 1 or plan.spread.distributed:
         partition = _on_host(partition)
     logger.info(
         "tricount: %d tasks of %d parts per side (%s), %d arcs",
-        parts**3, parts, plan.algorithm, prepared.m,
+        partition.p**3, partition.p, plan.algorithm, prepared.m,
     )
-    total = _Sum(prepared, mode, parts)
+    # Results of a graph prepared in host memory are combined there.
+    xp = np if partition.offsets is not None else module_of(prepared.indices)
+    total = _Sum(xp, prepared, mode, partition.p)
     for graph, counts in results(plan, partition, mode):
         total.add(graph, counts)
     return total.counts(plan, prepared)
@@ -63,16 +67,16 @@ def _on_host(partition):
         key: tuple(None if a is None else to_host(a) for a in part)
         for key, part in partition.parts.items()
     }
-    return Partition(partition.p, partition.n, parts, partition.orientation, partition.ordering)
+    return Partition(partition.p, partition.n, parts, partition.orientation, partition.offsets)
 
 
 class _Sum:
     """The running sum of the tasks' counts, in the whole graph's CSR ids and on
     its device (the tasks' arrays are moved there)."""
 
-    def __init__(self, prepared, mode, parts):
+    def __init__(self, xp, prepared, mode, parts):
         self.mode = mode
-        self.xp = module_of(prepared.indices)
+        self.xp = xp
         self.parts = parts
         self.total = 0
         self.sums = self.errors = None

@@ -45,6 +45,39 @@ def rmat_edges(scale, edge_factor=16, a=0.57, b=0.19, c=0.19, *, seed=0, device=
     return label[src], label[dst]
 
 
+def rmat_edges_in_chunks(scale, edge_factor=16, a=0.57, b=0.19, c=0.19, *, seed=0, chunk_rows=1 << 26):
+    """:func:`rmat_edges` drawn on the GPU chunk by chunk into host memory, for
+    edge lists larger than the GPU (scale 27: 2**31 rows, 17 GB as int32).
+
+    Chunk ``i`` draws from a seed of ``SeedSequence([seed, i])``, so the edges depend on
+    ``chunk_rows`` and differ from :func:`rmat_edges`'s for the same seed; the
+    vertex permutation is drawn once, from ``default_rng(seed)``.
+
+    Returns
+    -------
+    src, dst : numpy arrays
+        int32 ids below ``2**31`` vertices, else int64.
+    """
+    import cupy
+
+    n, m = 1 << scale, edge_factor << scale
+    dtype = np.int32 if n <= 2**31 else np.int64
+    label = cupy.argsort(cupy.random.default_rng(seed).random(n, dtype=np.float32)).astype(dtype)
+    src, dst = np.empty(m, dtype=dtype), np.empty(m, dtype=dtype)
+    for index, start in enumerate(range(0, m, chunk_rows)):
+        rows = min(chunk_rows, m - start)
+        rng = cupy.random.default_rng(int(np.random.SeedSequence([seed, index]).generate_state(1)[0]))
+        chunk_src = cupy.zeros(rows, dtype=dtype)
+        chunk_dst = cupy.zeros(rows, dtype=dtype)
+        for bit in range(scale):
+            r = rng.random(rows, dtype=np.float32)
+            chunk_src |= (r >= a + b).astype(dtype) << bit  # quadrants c and d
+            chunk_dst |= (((r >= a) & (r < a + b)) | (r >= a + b + c)).astype(dtype) << bit
+        label[chunk_src].get(out=src[start : start + rows])
+        label[chunk_dst].get(out=dst[start : start + rows])
+    return src, dst
+
+
 def grid_edges(rows, cols, diagonal_fraction=0.0, *, seed=0, device="cpu"):
     """A ``rows x cols`` grid, plus one diagonal in a random fraction of its cells."""
     xp = array_module(device)

@@ -209,7 +209,13 @@ def make_plan(
         reasons.append(f"device auto -> {resolved_device}")
     chosen = settings["algorithm"]
     if chosen == "auto":
-        if resolved_device == "gpu":
+        if spread.preparation_device != resolved_device:
+            chosen, reason = "merge", (
+                "algorithm auto -> merge: the graph is counted in parts from host memory, "
+                "prepared in chunks on degree orientation (its degrees are not looked at "
+                "whole: docs/benchmarks.md, 'Beyond one GPU')"
+            )
+        elif resolved_device == "gpu":
             rows = 0 if G is None else int(G.src.size)
             with cuda_errors("reading the graph's degrees on the GPU"):
                 chosen, reason = gpu_auto_algorithm(

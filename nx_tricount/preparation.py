@@ -9,6 +9,7 @@ oriented CSR              ``("oriented", orientation, ordering, device, w)``   :
 successor CSR (arcs)      ``("arcs", device)``                                 :func:`successor_csr`
 normalised edge values    ``("values", w, device)``                            :func:`normalised_weights`
 directed pairs            ``("pairs", orientation, ordering, device, w)``      :func:`directed_pairs_csr`
+hashed 2D partition       ``("partitioned", orientation, ordering, parts)``    :func:`partitioned_graph`
 ========================  ===================================================  ==================
 
 ``w`` is the weight attribute's name, or None. The undirected structures share
@@ -31,11 +32,16 @@ import numpy as np
 from . import preprocess
 from .device import array_module, module_of
 
+#: GPU bytes per edge row of a chunk prepared in host memory's stead: the rows,
+#: their keys, the keys' sort and buckets (``preprocess/streamed.py``).
+CHUNK_BYTES_PER_ROW = 96
+
 __all__ = [
     "DirectedPairs",
     "simple_graph",
     "mean_endpoint_degree",
     "oriented_csr",
+    "partitioned_graph",
     "successor_csr",
     "normalised_weights",
     "directed_pairs_csr",
@@ -113,6 +119,26 @@ def oriented_csr(G, orientation, ordering, device, weight=None):
         return preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
 
     return G.cached(("oriented", orientation, ordering, device, weight), build)
+
+
+def partitioned_graph(G, orientation, ordering, parts, memory_limit):
+    """``G``'s simple undirected graph, oriented and split into ``parts`` per side
+    in host memory, prepared through the GPU in chunks that fit ``memory_limit``
+    bytes (:func:`~nx_tricount.preprocess.streamed.prepare_streamed`).
+
+    Returns
+    -------
+    PartitionedGraph
+    """
+
+    def build():
+        src, dst = G.edges_on("cpu")
+        chunk_rows = int(min(1 << 27, max(1 << 20, (memory_limit or 1 << 34) // CHUNK_BYTES_PER_ROW)))
+        return preprocess.prepare_streamed(
+            src, dst, G.n, orientation=orientation, ordering=ordering, parts=parts, chunk_rows=chunk_rows
+        )
+
+    return G.cached(("partitioned", orientation, ordering, parts), build)
 
 
 def successor_csr(G, device):

@@ -12,6 +12,7 @@ import numpy as np
 from . import preparation, runtime
 from .device import module_of, to_host
 from .execute import run
+from .preprocess import STREAMED
 
 __all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
 
@@ -24,12 +25,29 @@ def _failures(plan):
     return contextlib.nullcontext()
 
 
+def _oriented(G, plan, weight=None):
+    """The oriented graph of ``G`` that ``plan`` counts: its CSR on the preparation
+    device, or, counted on the GPU from host memory with a preprocessing of
+    degrees only, its partition prepared through the GPU in chunks."""
+    spread = plan.spread
+    if (
+        plan.device == "gpu"
+        and spread.preparation_device == "cpu"
+        and weight is None
+        and (plan.orientation, plan.ordering) in STREAMED
+    ):
+        return preparation.partitioned_graph(
+            G, plan.orientation, plan.ordering, spread.parts, spread.memory_limit
+        )
+    return preparation.oriented_csr(
+        G, plan.orientation, plan.ordering, plan.preparation_device, weight
+    )
+
+
 def triangles_per_node(G, plan):
     """Triangles at each vertex of ``G``'s simple undirected graph (int64 array)."""
     with _failures(plan):
-        where = plan.preparation_device
-        prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, where)
-        return run(plan, prepared, "per_node").per_node
+        return run(plan, _oriented(G, plan), "per_node").per_node
 
 
 def clustering_terms(G, plan, weight, considered):
@@ -66,7 +84,7 @@ def clustering_terms(G, plan, weight, considered):
             sums = run(plan, pairs.prepared, "per_node").per_node
             total, reciprocal = pairs.total_degree, pairs.reciprocal_degree
             return 2 * sums, 2 * (total * (total - 1) - 2 * reciprocal)
-        prepared = preparation.oriented_csr(G, *settings, weight)
+        prepared = _oriented(G, plan, weight)
         degree = prepared.to_original_vertices(prepared.degree)
         if weight is not None:
             _, max_weight = preparation.normalised_weights(G, weight, plan.preparation_device)
@@ -102,8 +120,7 @@ def transitivity_sums(G, plan):
             closed = run(plan, prepared, "total").total
             degree = to_host(prepared.indptr[1:] - prepared.indptr[:-1])
         else:
-            where = plan.preparation_device
-            prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, where)
+            prepared = _oriented(G, plan)
             closed = 6 * run(plan, prepared, "total").total
             degree = to_host(prepared.degree)
         return closed, _exact_sum(degree * (degree - 1))

@@ -12,6 +12,7 @@ from .edge_values import ArcPairs, directed_pairs, max_edge_value
 from .ordering import ORDERINGS
 from .orientation import ORIENTATIONS
 from .prepare import Prepared, prepare_arcs, prepare_simple, prepare_undirected
+from .streamed import STREAMED, PartitionedGraph, prepare_streamed
 from .simplify import (
     SimpleGraph,
     index_dtype,
@@ -36,4 +37,7 @@ __all__ = [
     "max_edge_value",
     "directed_pairs",
     "ArcPairs",
+    "STREAMED",
+    "PartitionedGraph",
+    "prepare_streamed",
 ]

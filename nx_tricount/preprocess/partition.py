@@ -42,15 +42,18 @@ class Partition:
         ``(a, b)`` -> ``(sources, targets, arcs, values)``: the local ids of the
         part's arcs in CSR order, their positions in the whole CSR (int64) and
         their values (or None).
-    orientation, ordering : str
-        The whole CSR's preprocessing.
+    orientation : str
+        The whole CSR's orientation (``"arcs"``: a directed graph's arcs as given).
+    offsets : dict or None
+        Where the parts' ``arcs`` are None (a graph prepared straight into parts,
+        ``streamed.py``): arc ``t`` of part ``(a, b)`` is arc ``offsets[(a, b)] + t``.
     """
 
     p: int
     n: int
     parts: dict
     orientation: str
-    ordering: str
+    offsets: dict | None = None
 
 
 @dataclass
@@ -101,7 +104,7 @@ def split(prepared, p):
     rows, indices = prepared.rows, prepared.indices
     part_of = (rows.astype(xp.int64) % p) * p + indices % p
     # A stable sort keeps each part's arcs in CSR order.
-    order = xp.argsort(part_of, kind="stable") if xp.__name__ == "numpy" else xp.argsort(part_of)
+    order = xp.argsort(part_of, kind="stable")
     bounds = xp.searchsorted(part_of[order], xp.arange(p * p + 1)).tolist()
     parts = {}
     for a in range(p):
@@ -109,13 +112,13 @@ def split(prepared, p):
             arcs = order[bounds[a * p + b] : bounds[a * p + b + 1]]
             values = None if prepared.values is None else prepared.values[arcs]
             parts[(a, b)] = (rows[arcs] // p, indices[arcs] // p, arcs, values)
-    return Partition(p, prepared.n, parts, prepared.orientation, prepared.ordering)
+    return Partition(p, prepared.n, parts, prepared.orientation)
 
 
 def task_arcs(partition, i, j, k):
     """The arcs of task ``(i, j, k)``: ``P_ij``, ``P_ik``, ``P_jk`` (how many rows)."""
     parts = partition.parts
-    return sum(int(parts[key][2].size) for key in ((i, j), (i, k), (j, k)))
+    return sum(int(parts[key][0].size) for key in ((i, j), (i, k), (j, k)))
 
 
 def task_graph(partition, i, j, k, xp=None):
@@ -128,19 +131,26 @@ def task_graph(partition, i, j, k, xp=None):
     """
     n, p = partition.n, partition.p
     sizes = tuple(class_size(n, p, c) for c in (i, j, k))
-    offsets = (0, sizes[0], sizes[0] + sizes[1])
+    starts = (0, sizes[0], sizes[0] + sizes[1])
     total = sum(sizes)
     blocks = (((i, j), 0, 1), ((i, k), 0, 2), ((j, k), 1, 2))
     pieces = [partition.parts[key] for key, _, _ in blocks]
     xp = xp or module_of(pieces[0][2])
     dtype = index_dtype(total)
     sources = xp.concatenate(
-        [xp.asarray(piece[0]).astype(dtype) + offsets[s] for piece, (_, s, _) in zip(pieces, blocks)]
+        [xp.asarray(piece[0]).astype(dtype) + starts[s] for piece, (_, s, _) in zip(pieces, blocks)]
     )
     targets = xp.concatenate(
-        [xp.asarray(piece[1]).astype(dtype) + offsets[t] for piece, (_, _, t) in zip(pieces, blocks)]
+        [xp.asarray(piece[1]).astype(dtype) + starts[t] for piece, (_, _, t) in zip(pieces, blocks)]
     )
-    arcs = xp.concatenate([xp.asarray(piece[2]) for piece in pieces])
+    arcs = xp.concatenate(
+        [
+            xp.asarray(piece[2])
+            if piece[2] is not None
+            else xp.arange(partition.offsets[key], partition.offsets[key] + piece[0].size)
+            for (key, _, _), piece in zip(blocks, pieces)
+        ]
+    )
     ops = ops_for(sources)
     keys = ops.packed_keys(sources, targets, total)
     order = xp.argsort(keys)
@@ -148,14 +158,10 @@ def task_graph(partition, i, j, k, xp=None):
     values = None
     if pieces[0][3] is not None:
         values = xp.concatenate([xp.asarray(piece[3]) for piece in pieces])[order]
+    # Ordered ids ascend by degree only within each block, not across the task:
+    # its ordering is "none" (the wedge kernel's bitmap of the densest last ids
+    # relies on a global one).
     prepared = Prepared(
-        total,
-        indptr,
-        indices,
-        rows,
-        values,
-        orientation=partition.orientation,
-        ordering=partition.ordering,
-        ascending=True,
+        total, indptr, indices, rows, values, orientation=partition.orientation, ascending=True
     )
     return TaskGraph(prepared, (i, j, k), sizes, arcs[order])

@@ -1,0 +1,177 @@
+"""Preparing an undirected edge list in host memory that does not fit on the GPU:
+through the GPU in chunks, straight into the hashed 2D partition that the count
+tasks read (``docs/algorithms.md``, "Partitioned counting").
+
+1. Chunks of edge rows go up; each leaves as its distinct edges ``lo < hi``
+   (packed keys), sorted into ``p²`` buckets by ``(lo mod p, hi mod p)``, so
+   that every copy of an edge lands in one bucket.
+2. Each bucket goes up whole, drops its duplicates and adds its degrees.
+3. With the degrees complete, each bucket goes up again: its edges are relabelled
+   (ordering ``degree``) and oriented (``id`` or ``degree``), and each arc
+   ``u -> v`` goes to part ``(u mod p, v mod p)`` as local ids ``u // p, v // p``.
+
+Host memory holds the keys (8 bytes an edge row) and the parts (8 bytes an arc);
+the GPU one chunk or one bucket at a time. The orientations and orderings that
+need more than the degrees (A-direction, A-order, TRUST's) are prepared whole
+in host memory instead.
+"""
+
+import numpy as np
+
+from ..device import array_module, to_host
+from .host_ops import SENTINEL
+from .ops import ops_for
+from .ordering import relabel, vertex_order
+from .partition import Partition
+from .simplify import SimpleGraph, index_dtype
+
+__all__ = ["PartitionedGraph", "STREAMED", "prepare_streamed"]
+
+#: The (orientation, ordering) pairs prepared here: they need only the degrees.
+STREAMED = {("id", "none"), ("id", "degree"), ("degree", "none"), ("degree", "degree")}
+
+
+class PartitionedGraph:
+    """An oriented graph as its hashed 2D partition in host memory: what the
+    count tasks read, with what the results need (as a ``Prepared`` offers it).
+
+    Attributes
+    ----------
+    n, m : int
+        Vertices and arcs.
+    partition : Partition
+        Its parts' arcs are numbered by the partition's ``offsets``.
+    degree : numpy array
+        Degree of every vertex, in the partition's ids.
+    perm : numpy array or None
+        ``perm[id] = original id`` when the vertices were reordered.
+    orientation, ordering : str
+    values : None
+        (Weights are prepared whole.)
+    """
+
+    values = None
+
+    def __init__(self, partition, degree, perm, orientation, ordering):
+        self.partition = partition
+        self.n = partition.n
+        self.m = sum(int(part[0].size) for part in partition.parts.values())
+        self.degree, self.perm = degree, perm
+        self.orientation, self.ordering = orientation, ordering
+
+    def to_original_vertices(self, per_vertex):
+        """Reindex a per-vertex array from the partition's ids to original ids."""
+        if self.perm is None:
+            return per_vertex
+        out = np.empty_like(per_vertex)
+        out[self.perm] = per_vertex
+        return out
+
+    def arcs_original(self):
+        """The arcs ``(src, dst)``, part after part (the numbering of the
+        partition's ``offsets``), as original ids."""
+        p = self.partition.p
+        src = np.concatenate([part[0] * np.int64(p) + a for (a, _), part in self.partition.parts.items()])
+        dst = np.concatenate([part[1] * np.int64(p) + b for (_, b), part in self.partition.parts.items()])
+        if self.perm is not None:
+            src, dst = self.perm[src], self.perm[dst]
+        return src, dst
+
+
+def prepare_streamed(src, dst, n, *, orientation, ordering, parts, chunk_rows=1 << 27, device="gpu"):
+    """The :class:`PartitionedGraph` of a host edge list, prepared on the GPU in chunks.
+
+    Parameters
+    ----------
+    src, dst : numpy integer arrays
+        Edges in either or both directions, duplicates and self-loops allowed.
+    n : int
+    orientation : {"id", "degree"}
+    ordering : {"none", "degree"}
+    parts : int
+        Parts per side ``p``.
+    chunk_rows : int
+        Edge rows per transfer.
+    device : {"gpu", "cpu"}
+        Where the chunks are processed (the CPU runs the same steps, in bounded
+        memory).
+    """
+    xp = array_module(device)
+    if (orientation, ordering) not in STREAMED:
+        raise ValueError(
+            f"orientation {orientation!r} with ordering {ordering!r} cannot be prepared in "
+            f"chunks; accepted: {sorted(STREAMED)}"
+        )
+    p = parts
+    buckets = _buckets(xp, src, dst, n, p, chunk_rows)
+    degree = xp.zeros(n, dtype=np.int64)
+    for b, pieces in enumerate(buckets):
+        keys = xp.unique(xp.asarray(np.concatenate(pieces)))
+        ops = ops_for(keys)
+        lo, hi = ops.unpack_keys(keys, n, index_dtype(n))
+        degree += ops.endpoint_counts(lo, hi, n)
+        buckets[b] = [to_host(keys)]
+        del keys, lo, hi
+    perm = vertex_order(ordering, degree)
+    rank = None if perm is None else relabel(perm.astype(index_dtype(n)), n)
+    pieces = {(a, b): [] for a in range(p) for b in range(p)}
+    for bucket in buckets:
+        keys = xp.asarray(bucket[0])
+        bucket.clear()
+        ops = ops_for(keys)
+        lo, hi = ops.unpack_keys(keys, n, index_dtype(n))
+        arcs, _ = ops.oriented_keys(orientation, SimpleGraph(n, lo, hi, degree), rank)
+        u, v = ops.unpack_keys(arcs, n, np.int64)
+        del keys, lo, hi, arcs
+        _route(xp, u, v, p, index_dtype(n), pieces)
+    arcs, offsets, start = {}, {}, 0
+    for key, chunks in pieces.items():
+        empty = np.zeros(0, index_dtype(n))
+        local = [np.concatenate([c[i] for c in chunks]) if chunks else empty for i in (0, 1)]
+        arcs[key] = (local[0], local[1], None, None)
+        offsets[key], start = start, start + local[0].size
+    new_degree = degree if perm is None else degree[perm]
+    return PartitionedGraph(
+        Partition(p, n, arcs, orientation, offsets),
+        to_host(new_degree),
+        None if perm is None else to_host(perm),
+        orientation,
+        ordering,
+    )
+
+
+def _buckets(xp, src, dst, n, p, chunk_rows):
+    """The distinct edge keys of each chunk, in ``p²`` host buckets by ``(lo mod p, hi mod p)``."""
+    buckets = [[] for _ in range(p * p)]
+    for start in range(0, int(src.size), chunk_rows):
+        rows = slice(start, start + chunk_rows)
+        keys = xp.asarray(src[rows])
+        ops = ops_for(keys)
+        keys = xp.unique(ops.edge_keys(keys, xp.asarray(dst[rows]), n))
+        keys = keys[: int(xp.searchsorted(keys, SENTINEL))]  # self-loops sort last
+        lo, hi = ops.unpack_keys(keys, n, np.int64)
+        for b, piece in enumerate(_by_part(xp, keys, (lo % p) * p + hi % p, p)):
+            buckets[b].append(piece)
+        del keys, lo, hi
+    for pieces in buckets:
+        if not pieces:
+            pieces.append(np.zeros(0, np.int64))
+    return buckets
+
+
+def _by_part(xp, array, part, p):
+    """``array``'s elements of each part ``0 .. p² - 1``, in host memory, keeping their order."""
+    order = xp.argsort(part, kind="stable")
+    bounds = to_host(xp.searchsorted(part[order], xp.arange(p * p + 1)))
+    array = array[order]
+    return [to_host(array[bounds[b] : bounds[b + 1]]) for b in range(p * p)]
+
+
+def _route(xp, u, v, p, dtype, pieces):
+    """Append the arcs ``u -> v`` to their parts, as local ids of ``dtype`` in host memory."""
+    part = (u % p) * p + v % p
+    local_u = _by_part(xp, (u // p).astype(dtype), part, p)
+    local_v = _by_part(xp, (v // p).astype(dtype), part, p)
+    for index, key in enumerate(sorted(pieces)):
+        if local_u[index].size:
+            pieces[key].append((local_u[index], local_v[index]))

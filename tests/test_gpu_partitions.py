@@ -1,0 +1,105 @@
+"""Partitioned counting on the GPU (run on the device machine): every algorithm
+and mode equals the whole count; a memory limit that forces parts gives the
+exact count of R-MAT 22 from host memory; two workers on one GPU (the
+multi-device path) equal one."""
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nx_tricount
+from nx_tricount.algorithms import count
+from nx_tricount.config import CHOICES
+from nx_tricount.execute import run
+from nx_tricount.generators import rmat_edges
+from nx_tricount.plan import Plan
+from nx_tricount.preprocess import STREAMED, prepare_streamed, prepare_undirected
+from nx_tricount.scale_out import Spread
+
+pytestmark = pytest.mark.gpu
+
+GPU_ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
+
+
+@pytest.fixture(scope="module")
+def rmat14():
+    import cupy
+
+    src, dst = rmat_edges(14, 8, seed=14, device="gpu")
+    values = cupy.random.default_rng(2).random(src.size)
+    return src, dst, 1 << 14, values
+
+
+@pytest.mark.parametrize("orientation,ordering", [("degree", "none"), ("id", "degree")])
+@pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
+def test_every_mode_equals_the_whole_count(rmat14, algorithm, orientation, ordering):
+    import cupy
+
+    src, dst, n, values = rmat14
+    prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+    weighted = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
+    whole = {mode: count(prepared, algorithm, mode, "gpu") for mode in ("total", "per_node", "per_edge")}
+    whole_weighted = cupy.asnumpy(count(weighted, algorithm, "per_node", "gpu").per_node)
+    for parts in (2, 3):
+        plan = Plan(algorithm, orientation, ordering, "gpu", spread=Spread(parts=parts, preparation_device="gpu"))
+        assert run(plan, prepared, "total").total == whole["total"].total
+        np.testing.assert_array_equal(
+            cupy.asnumpy(run(plan, prepared, "per_node").per_node), cupy.asnumpy(whole["per_node"].per_node)
+        )
+        np.testing.assert_array_equal(
+            cupy.asnumpy(run(plan, prepared, "per_edge").per_edge), cupy.asnumpy(whole["per_edge"].per_edge)
+        )
+        np.testing.assert_allclose(
+            cupy.asnumpy(run(plan, weighted, "per_node").per_node), whole_weighted, rtol=4e-16
+        )
+
+
+@pytest.fixture(scope="module")
+def rmat22():
+    src, dst = rmat_edges(22, 16, seed=22)  # host memory
+    G = nx_tricount.from_edges(src, dst)
+    return G, nx.triangles(G, backend="tricount", device="gpu")
+
+
+def test_memory_limit_forces_parts_from_host_memory(rmat22):
+    G, expected = rmat22
+    plan = nx_tricount.make_plan(G, device="gpu", memory_limit="1.5GB")
+    assert plan.spread.parts >= 4 and plan.preparation_device == "cpu"
+    with nx.config.backends.tricount(memory_limit="1.5GB"):
+        assert nx.triangles(G, backend="tricount", device="gpu") == expected
+
+
+def test_two_workers_on_one_gpu_equal_one(rmat14):
+    import cupy
+
+    src, dst, n, _ = rmat14
+    G = nx_tricount.from_edges(cupy.asnumpy(src), cupy.asnumpy(dst))
+    expected = nx.triangles(G, backend="tricount", device="gpu")
+    device = cupy.cuda.Device().id
+    with nx.config.backends.tricount(devices=[device, device], partitions=3):
+        plan = nx_tricount.make_plan(G, device="gpu")
+        assert plan.spread.devices == (device, device)
+        assert nx.triangles(G, backend="tricount", device="gpu") == expected
+        assert nx.transitivity(G, backend="tricount", device="gpu") == nx.transitivity(
+            G, backend="tricount", device="cpu"
+        )
+
+
+@pytest.mark.parametrize("orientation,ordering", sorted(STREAMED))
+def test_prepared_in_chunks_on_the_gpu_equals_prepared_whole(rmat14, orientation, ordering):
+    import cupy
+
+    src, dst, n, _ = rmat14
+    host_src, host_dst = cupy.asnumpy(src), cupy.asnumpy(dst)
+    whole = prepare_undirected(host_src, host_dst, n, orientation=orientation, ordering=ordering)
+    chunked = prepare_streamed(
+        host_src, host_dst, n, orientation=orientation, ordering=ordering, parts=3, chunk_rows=10_000
+    )
+    np.testing.assert_array_equal(
+        chunked.to_original_vertices(chunked.degree), whole.to_original_vertices(whole.degree)
+    )
+    for algorithm in GPU_ALGORITHMS:
+        plan = Plan(algorithm, orientation, ordering, "gpu", spread=Spread(parts=3, preparation_device="cpu"))
+        np.testing.assert_array_equal(
+            run(plan, chunked, "per_node").per_node, count(whole, algorithm, "per_node").per_node
+        )

@@ -1,15 +1,14 @@
 """The per-edge quantities of a ``TriGraph``, counted as a plan says (as
 :mod:`nx_tricount.terms` counts the per-vertex ones): the triangles on each
-edge of the simple undirected graph, its support. Arrays stay on the plan's
-device.
+edge of the simple undirected graph, its support, one row per edge in the
+graph's node order. The count is the triangle family's
+(:func:`nx_tricount.family_terms.edge_support`); arrays stay where it leaves them.
 """
 
 import numpy as np
 
-from . import preparation
 from .device import module_of
-from .execute import run
-from .terms import _failures
+from .family_terms import _failures, edge_support
 
 __all__ = ["triangles_per_edge"]
 
@@ -19,13 +18,12 @@ def triangles_per_edge(G, plan):
 
     Returns
     -------
-    source, target, triangles : int64 arrays on the plan's device
+    source, target, triangles : int64 arrays
         Each edge once, ``source < target`` (ids of ``G``), sorted by
         ``(source, target)``, and the triangles it is in.
     """
     with _failures(plan):
-        prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, plan.device)
-        counts = run(plan, prepared, "per_edge")
+        counts = edge_support(G, plan)
         xp = module_of(counts.per_edge)
         source = xp.minimum(counts.edge_src, counts.edge_dst).astype(np.int64)
         target = xp.maximum(counts.edge_src, counts.edge_dst).astype(np.int64)

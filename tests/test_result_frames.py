@@ -132,6 +132,12 @@ def test_edge_triangles_of_every_algorithm(algorithm):
     assert nx_tricount.edge_triangles(G, algorithm=algorithm, device="cpu") == edge_support(G)
 
 
+def test_edge_triangles_of_a_partitioned_plan():
+    G = UNDIRECTED["rmat"]
+    with nx.config.backends.tricount(partitions=3):
+        assert nx_tricount.edge_triangles(G, device="cpu") == edge_support(G)
+
+
 def test_edge_triangles_of_multigraphs_frames_and_directed_graphs():
     M = nx.MultiGraph([(0, 1), (1, 0), (1, 2), (2, 0), (2, 2)])
     assert nx_tricount.edge_triangles(M) == {(0, 1): 1, (0, 2): 1, (1, 2): 1}

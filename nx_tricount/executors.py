@@ -23,7 +23,7 @@ def count_task(partition, task, algorithm, mode, device, parameters):
         The task's graph (its arrays on ``device``) and its counts in task ids.
     """
     xp = _array_module(device)
-    graph = task_graph(partition, task.i, task.j, task.k, xp)
+    graph = task_graph(partition, task.i, task.j, task.k, xp, with_arcs=mode == "per_edge")
     return graph, count(graph.prepared, algorithm, mode, device, parameters)
 
 
@@ -109,13 +109,13 @@ def _drain(pending):
 
 def _to_host_graph(graph):
     """The parts of a task graph its result is combined with, in host memory."""
-    graph.arcs = to_host(graph.arcs)
+    graph.arcs = None if graph.arcs is None else to_host(graph.arcs)
     graph.prepared = None  # the task's CSR is not needed any more
     return graph
 
 
 def _to_host_counts(counts):
-    for name in ("per_node", "per_edge"):
+    for name in ("per_node", "per_node_error", "per_edge"):
         value = getattr(counts, name)
         if value is not None:
             setattr(counts, name, to_host(value))

@@ -68,9 +68,9 @@ class TaskGraph:
         ``(i, j, k)``.
     sizes : tuple of int
         Vertices in each block (the sizes of classes ``i``, ``j``, ``k``).
-    arcs : int64 array
+    arcs : int64 array or None
         Each arc's position in the whole CSR (an arc of ``P_ab`` appears twice
-        when two of ``i, j, k`` are equal).
+        when two of ``i, j, k`` are equal); None unless asked for.
     """
 
     prepared: Prepared
@@ -121,9 +121,12 @@ def task_arcs(partition, i, j, k):
     return sum(int(parts[key][0].size) for key in ((i, j), (i, k), (j, k)))
 
 
-def task_graph(partition, i, j, k, xp=None):
+def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
     """The graph of task ``(i, j, k)``, built with array module ``xp`` (default:
     the partition's), the parts copied there.
+
+    ``with_arcs``: find each task arc's position in the whole graph (per-edge
+    counts need it; ``TaskGraph.arcs`` is None without).
 
     Returns
     -------
@@ -143,25 +146,26 @@ def task_graph(partition, i, j, k, xp=None):
     targets = xp.concatenate(
         [xp.asarray(piece[1]).astype(dtype) + starts[t] for piece, (_, _, t) in zip(pieces, blocks)]
     )
-    arcs = xp.concatenate(
-        [
-            xp.asarray(piece[2])
-            if piece[2] is not None
-            else xp.arange(partition.offsets[key], partition.offsets[key] + piece[0].size)
-            for (key, _, _), piece in zip(blocks, pieces)
-        ]
-    )
     ops = ops_for(sources)
     keys = ops.packed_keys(sources, targets, total)
     order = xp.argsort(keys)
     indptr, indices, rows = ops.csr_of_sorted_keys(keys[order], total, dtype, keys.size)
-    values = None
+    values = arcs = None
     if pieces[0][3] is not None:
         values = xp.concatenate([xp.asarray(piece[3]) for piece in pieces])[order]
+    if with_arcs:
+        arcs = xp.concatenate(
+            [
+                xp.asarray(piece[2])
+                if piece[2] is not None
+                else xp.arange(partition.offsets[key], partition.offsets[key] + piece[0].size)
+                for (key, _, _), piece in zip(blocks, pieces)
+            ]
+        )[order]
     # Ordered ids ascend by degree only within each block, not across the task:
     # its ordering is "none" (the wedge kernel's bitmap of the densest last ids
     # relies on a global one).
     prepared = Prepared(
         total, indptr, indices, rows, values, orientation=partition.orientation, ascending=True
     )
-    return TaskGraph(prepared, (i, j, k), sizes, arcs[order])
+    return TaskGraph(prepared, (i, j, k), sizes, arcs)

@@ -10,8 +10,9 @@ tasks read (``docs/algorithms.md``, "Partitioned counting").
    (ordering ``degree``) and oriented (``id`` or ``degree``), and each arc
    ``u -> v`` goes to part ``(u mod p, v mod p)`` as local ids ``u // p, v // p``.
 
-Host memory holds the keys (8 bytes an edge row) and the parts (8 bytes an arc);
-the GPU one chunk or one bucket at a time. The orientations and orderings that
+Host memory holds the keys (8 bytes an edge row) and the parts (8 bytes an arc,
+or they stay on the GPU when they fit beside a task); the GPU one chunk or one
+bucket at a time. The orientations and orderings that
 need more than the degrees (A-direction, A-order, TRUST's) are prepared whole
 in host memory instead.
 """
@@ -70,15 +71,17 @@ class PartitionedGraph:
     def arcs_original(self):
         """The arcs ``(src, dst)``, part after part (the numbering of the
         partition's ``offsets``), as original ids."""
-        p = self.partition.p
-        src = np.concatenate([part[0] * np.int64(p) + a for (a, _), part in self.partition.parts.items()])
-        dst = np.concatenate([part[1] * np.int64(p) + b for (_, b), part in self.partition.parts.items()])
+        p, parts = self.partition.p, self.partition.parts
+        src = np.concatenate([to_host(part[0]) * np.int64(p) + a for (a, _), part in parts.items()])
+        dst = np.concatenate([to_host(part[1]) * np.int64(p) + b for (_, b), part in parts.items()])
         if self.perm is not None:
             src, dst = self.perm[src], self.perm[dst]
         return src, dst
 
 
-def prepare_streamed(src, dst, n, *, orientation, ordering, parts, chunk_rows=1 << 27, device="gpu"):
+def prepare_streamed(
+    src, dst, n, *, orientation, ordering, parts, chunk_rows=1 << 27, device="gpu", keep_parts=False
+):
     """The :class:`PartitionedGraph` of a host edge list, prepared on the GPU in chunks.
 
     Parameters
@@ -95,6 +98,9 @@ def prepare_streamed(src, dst, n, *, orientation, ordering, parts, chunk_rows=1 
     device : {"gpu", "cpu"}
         Where the chunks are processed (the CPU runs the same steps, in bounded
         memory).
+    keep_parts : bool
+        Keep the parts on ``device`` (when they fit beside a task): the tasks
+        then read them there instead of from host memory.
     """
     xp = array_module(device)
     if (orientation, ordering) not in STREAMED:
@@ -123,11 +129,12 @@ def prepare_streamed(src, dst, n, *, orientation, ordering, parts, chunk_rows=1 
         arcs, _ = ops.oriented_keys(orientation, SimpleGraph(n, lo, hi, degree), rank)
         u, v = ops.unpack_keys(arcs, n, np.int64)
         del keys, lo, hi, arcs
-        _route(xp, u, v, p, index_dtype(n), pieces)
+        _route(xp, u, v, p, index_dtype(n), pieces, keep_parts)
     arcs, offsets, start = {}, {}, 0
+    here = xp if keep_parts else np
     for key, chunks in pieces.items():
-        empty = np.zeros(0, index_dtype(n))
-        local = [np.concatenate([c[i] for c in chunks]) if chunks else empty for i in (0, 1)]
+        empty = here.zeros(0, index_dtype(n))
+        local = [here.concatenate([c[i] for c in chunks]) if chunks else empty for i in (0, 1)]
         arcs[key] = (local[0], local[1], None, None)
         offsets[key], start = start, start + local[0].size
     new_degree = degree if perm is None else degree[perm]
@@ -159,19 +166,21 @@ def _buckets(xp, src, dst, n, p, chunk_rows):
     return buckets
 
 
-def _by_part(xp, array, part, p):
-    """``array``'s elements of each part ``0 .. p² - 1``, in host memory, keeping their order."""
+def _by_part(xp, array, part, p, keep=False):
+    """``array``'s elements of each part ``0 .. p² - 1``, keeping their order, in
+    host memory (or where ``array`` is, with ``keep``)."""
     order = xp.argsort(part, kind="stable")
     bounds = to_host(xp.searchsorted(part[order], xp.arange(p * p + 1)))
     array = array[order]
-    return [to_host(array[bounds[b] : bounds[b + 1]]) for b in range(p * p)]
+    move = (lambda a: a.copy()) if keep else to_host
+    return [move(array[bounds[b] : bounds[b + 1]]) for b in range(p * p)]
 
 
-def _route(xp, u, v, p, dtype, pieces):
-    """Append the arcs ``u -> v`` to their parts, as local ids of ``dtype`` in host memory."""
+def _route(xp, u, v, p, dtype, pieces, keep):
+    """Append the arcs ``u -> v`` to their parts, as local ids of ``dtype``."""
     part = (u % p) * p + v % p
-    local_u = _by_part(xp, (u // p).astype(dtype), part, p)
-    local_v = _by_part(xp, (v // p).astype(dtype), part, p)
+    local_u = _by_part(xp, (u // p).astype(dtype), part, p, keep)
+    local_v = _by_part(xp, (v // p).astype(dtype), part, p, keep)
     for index, key in enumerate(sorted(pieces)):
         if local_u[index].size:
             pieces[key].append((local_u[index], local_v[index]))

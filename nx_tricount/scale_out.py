@@ -16,9 +16,10 @@ from .config import memory_bytes
 
 __all__ = ["Spread", "decide", "whole_bytes", "task_bytes"]
 
-#: GPU bytes of a whole count per edge row, input included: the peak of CuPy's
-#: pool on R-MAT 22 and 23 was 91–95 (docs/benchmarks.md, "GPU memory").
-WHOLE_BYTES_PER_ROW = 100
+#: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
+#: whole in a pool of 52 GiB (52 a row); R-MAT 22 and 23 left pools of 91–95 a
+#: row, an upper bound (docs/benchmarks.md, "GPU memory" and "Beyond one GPU").
+WHOLE_BYTES_PER_ROW = 64
 #: GPU bytes of a task's graph per arc: local ids, keys, their sort, the CSR and
 #: the arcs' positions (``preprocess/partition.py``), and the count's own.
 TASK_BYTES_PER_ARC = 96

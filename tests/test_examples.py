@@ -14,7 +14,14 @@ from subprocesses import run_python
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 #: The scripts with a test here.
-COVERED = ("dropin.py", "cudf_pipeline.py", "benchmark_cpu.py", "benchmark_auto.py", "benchmark_gpu.py")
+COVERED = (
+    "dropin.py",
+    "cudf_pipeline.py",
+    "benchmark_cpu.py",
+    "benchmark_auto.py",
+    "benchmark_gpu.py",
+    "benchmark_scale.py",
+)
 
 
 def run_example(name, *args, **env):
@@ -81,3 +88,9 @@ def test_benchmark_gpu():
         totals = re.findall(r"triangles=(\d+)", out)
         assert len(totals) == 9 and len(set(totals)) == 1 and int(totals[0]) > 0
         assert "Equation 1 (a-direction)" in out
+
+
+def test_benchmark_scale():
+    rc, out, err = run_example("benchmark_scale.py", "--smoke")
+    assert rc == 0, err
+    assert out.count('"parts": ') == 3 and "every partition gives the same transitivity" in out

@@ -23,6 +23,11 @@ masked by ``L``, cupyx.scipy.sparse) runs as a baseline where its product fits.
 count (random arc values, seeded): the compensated sums clustering's ``weight=``
 rests on.
 
+``--family`` instead reports the wall-clock seconds (median of --repeats after a
+warm-up) of the rest of the triangle family through NetworkX on the GPU, on each
+graph without its self-loops: ``triangles`` (for scale), ``square_clustering``,
+``generalized_degree``, ``all_triangles`` as a frame, ``k_truss(G, 5)``.
+
 ``--matrix`` instead runs every algorithm under every orientation x ordering and
 reports preprocessing, kernel and total (preprocessing + count) ms of the total
 count, as the A-direction/A-order paper reports them; every run prints the paper's
@@ -34,6 +39,7 @@ Usage::
     python examples/benchmark_gpu.py --graphs g22 --sweep   # wedge spread x bitmap
     python examples/benchmark_gpu.py --graphs g18 g20 --matrix
     python examples/benchmark_gpu.py --graphs g18 g22 --weighted
+    python examples/benchmark_gpu.py --graphs g18 g20 --family --repeats 3
     python examples/benchmark_gpu.py --graphs g18 g20 --calibrate-lambda
     python examples/benchmark_gpu.py --smoke   # seconds; runs without a GPU too
 
@@ -155,6 +161,36 @@ def weighted(name, args):
         rows.append(row)
         del p
     return rows
+
+
+def family(name, args):
+    """Wall-clock seconds of the triangle family's functions on the GPU."""
+    import networkx as nx
+
+    import nx_tricount
+
+    src, dst, _ = GRAPHS[name]()
+    keep = src != dst  # k_truss refuses self-loops, as NetworkX does
+    G = nx_tricount.from_edges(src[keep], dst[keep])
+    calls = {
+        "triangles": lambda: nx.triangles(G, backend="tricount", device="gpu"),
+        "square_clustering": lambda: nx.square_clustering(G, backend="tricount", device="gpu"),
+        "generalized_degree": lambda: nx.generalized_degree(G, backend="tricount", device="gpu"),
+        "all_triangles_frame": lambda: nx_tricount.all_triangles(G, as_frame=True, device="gpu"),
+        "k_truss_5": lambda: nx_tricount.k_truss(G, 5, device="gpu"),
+    }
+    row = dict(graph=name, rows=int(keep.sum()))
+    for label, call in calls.items():
+        call()
+        times = []
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            call()
+            cupy.cuda.get_current_stream().synchronize()
+            times.append(time.perf_counter() - start)
+        row[f"{label}_s"] = statistics.median(times)
+    print(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()), flush=True)
+    return [row]
 
 
 def spgemm(prepared, repeats):
@@ -403,6 +439,7 @@ def main():
     parser.add_argument("--sweep", action="store_true", help="wedge bitmap rows x spread x threads only")
     parser.add_argument("--matrix", action="store_true", help="every algorithm x orientation x ordering")
     parser.add_argument("--weighted", action="store_true", help="weighted per-node kernels only")
+    parser.add_argument("--family", action="store_true", help="the rest of the triangle family only")
     parser.add_argument("--all-preprocessing", action="store_true",
                         help="with --matrix, also orientation id on ids not ordered by degree")
     parser.add_argument("--calibrate-lambda", action="store_true", help="A-order's lambda by kernel time")
@@ -436,9 +473,11 @@ def main():
             rows += calibrate_lambda(name, args)
         elif args.weighted:
             rows += weighted(name, args)
+        elif args.family:
+            rows += family(name, args)
         else:
             rows += bench_graph(name, args)
-    if not (args.sweep or args.matrix or args.calibrate_lambda or args.weighted or args.smoke):
+    if not (args.sweep or args.matrix or args.calibrate_lambda or args.weighted or args.family or args.smoke):
         summary(rows)
     if args.json:
         with open(args.json, "w") as f:

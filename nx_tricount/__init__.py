@@ -33,6 +33,8 @@ _LAZY = {
     "to_networkx": "convert",
     **{name: "interface" for name in FUNCTIONS},
     "edge_triangles": "edge_functions",
+    "dask_triangles": "dask_frames",
+    "dask_transitivity": "dask_frames",
     "make_plan": "plan",
     "Plan": "plan",
     "count": "algorithms",

@@ -85,3 +85,59 @@ def test_a_worker_killed_mid_run_still_gives_the_exact_count(client):
     assert killed_mid_run, "the count ended before the worker was killed"
     assert outcome["triangles"] == expected
     assert set(np.unique(list(client.run(os.getpid).values()))) != set(pids.values())
+
+
+# ------------------------------------------------- edges in a Dask DataFrame
+
+
+def _edge_frame(npartitions=4):
+    import pandas as pd
+
+    dd = pytest.importorskip("dask.dataframe")
+    src, dst = rmat_edges(10, 8, seed=3)
+    return dd.from_pandas(pd.DataFrame({"source": src, "target": dst}), npartitions=npartitions), src, dst
+
+
+def _networkx_graph(src, dst):
+    G = nx.Graph()
+    G.add_nodes_from(range(int(max(src.max(), dst.max())) + 1))
+    G.add_edges_from(zip(src.tolist(), dst.tolist()))
+    G.remove_edges_from(nx.selfloop_edges(G))
+    return G
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3])
+def test_dask_edge_frame_without_a_client(parts):
+    edges, src, dst = _edge_frame()
+    G = _networkx_graph(src, dst)
+    expected = nx.triangles(G)
+    frame = nx_tricount.dask_triangles(edges, partitions=parts)
+    result = frame.compute().sort_values("node")
+    assert result.node.tolist() == list(expected)
+    assert result.triangles.tolist() == list(expected.values())
+    assert nx_tricount.dask_transitivity(edges, partitions=parts) == nx.transitivity(G)
+
+
+def test_dask_edge_frame_on_the_cluster(client):
+    edges, src, dst = _edge_frame(npartitions=6)
+    G = _networkx_graph(src, dst)
+    result = nx_tricount.dask_triangles(edges, partitions=2).compute().sort_values("node")
+    assert result.triangles.tolist() == list(nx.triangles(G).values())
+    assert nx_tricount.dask_transitivity(edges, partitions=3) == nx.transitivity(G)
+
+
+def test_dask_edge_frame_errors():
+    import pandas as pd
+
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.from_pandas(pd.DataFrame({"a": [0, 1], "b": [1, 2]}), npartitions=1)
+    with pytest.raises(KeyError, match="no column 'source'"):
+        nx_tricount.dask_triangles(frame)
+    floats = dd.from_pandas(pd.DataFrame({"source": [0.5], "target": [1.0]}), npartitions=1)
+    with pytest.raises(TypeError, match="integer vertex ids"):
+        nx_tricount.dask_triangles(floats)
+    negative = dd.from_pandas(pd.DataFrame({"source": [-1], "target": [1]}), npartitions=1)
+    with pytest.raises(ValueError, match="non-negative"):
+        nx_tricount.dask_triangles(negative)
+    with pytest.raises(ValueError, match="partitions must be an int"):
+        nx_tricount.dask_triangles(frame, "a", "b", partitions=0)

@@ -247,3 +247,14 @@ def test_settings_from_the_environment():
     config_from_environment({"NX_TRICOUNT_PARTITIONS": "many"})
     assert "NX_TRICOUNT_PARTITIONS" in ENVIRONMENT_ERRORS["partitions"]
     config_from_environment({})
+
+
+def test_progress_bar_of_the_tasks(capsys):
+    G = nx.karate_club_graph()
+    expected = nx.triangles(G, backend="tricount", device="cpu")
+    with nx.config.backends.tricount(partitions=2, progress=True):
+        assert nx.triangles(G, backend="tricount", device="cpu") == expected
+    assert "tricount tasks" in capsys.readouterr().err
+    with nx.config.backends.tricount(partitions=2, progress=False):
+        nx.triangles(G, backend="tricount", device="cpu")
+    assert "tricount tasks" not in capsys.readouterr().err

@@ -103,3 +103,32 @@ def test_prepared_in_chunks_on_the_gpu_equals_prepared_whole(rmat14, orientation
         np.testing.assert_array_equal(
             run(plan, chunked, "per_node").per_node, count(whole, algorithm, "per_node").per_node
         )
+
+
+def test_every_gpu_of_the_host_equals_one(rmat14):
+    import cupy
+
+    if cupy.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("one GPU here: the two-workers-on-one-GPU test covers the path")
+    src, dst, n, _ = rmat14
+    G = nx_tricount.from_edges(cupy.asnumpy(src), cupy.asnumpy(dst))
+    expected = nx.triangles(G, backend="tricount", device="gpu")
+    with nx.config.backends.tricount(devices="all"):
+        plan = nx_tricount.make_plan(G, device="gpu")
+        assert len(plan.spread.devices) == cupy.cuda.runtime.getDeviceCount()
+        assert nx.triangles(G, backend="tricount", device="gpu") == expected
+
+
+def test_dask_cuda_workers_equal_local(rmat14):
+    import cupy
+
+    dask_cuda = pytest.importorskip("dask_cuda")
+    distributed = pytest.importorskip("distributed")
+    src, dst, n, _ = rmat14
+    G = nx_tricount.from_edges(cupy.asnumpy(src), cupy.asnumpy(dst))
+    expected = (nx.triangles(G, backend="tricount", device="gpu"), nx.transitivity(G, backend="tricount", device="gpu"))
+    with dask_cuda.LocalCUDACluster(dashboard_address=None) as cluster, distributed.Client(cluster):
+        with nx.config.backends.tricount(distributed="dask", partitions=2):
+            assert nx_tricount.make_plan(G, device="gpu").spread.distributed == "dask"
+            ours = (nx.triangles(G, backend="tricount", device="gpu"), nx.transitivity(G, backend="tricount", device="gpu"))
+    assert ours == expected

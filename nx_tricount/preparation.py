@@ -135,12 +135,12 @@ def partitioned_graph(G, orientation, ordering, parts, memory_limit):
         src, dst = G.edges_on("cpu")
         limit = memory_limit or 1 << 34
         chunk_rows = int(min(1 << 27, max(1 << 20, limit // CHUNK_BYTES_PER_ROW)))
-        # The parts (8 bytes an arc, at most one arc a row) stay on the GPU when
-        # they take at most a quarter of the limit, leaving the rest to a task.
-        keep_parts = 8 * int(src.size) <= limit // 4
+        # The keys and parts (8 bytes a row, at most) stay on the GPU when they
+        # take at most a quarter of the limit, leaving the rest to a chunk or a task.
+        keep = 8 * int(src.size) <= limit // 4
         return preprocess.prepare_streamed(
             src, dst, G.n, orientation=orientation, ordering=ordering, parts=parts,
-            chunk_rows=chunk_rows, keep_parts=keep_parts,
+            chunk_rows=chunk_rows, keep=keep,
         )
 
     return G.cached(("partitioned", orientation, ordering, parts), build)

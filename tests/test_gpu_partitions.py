@@ -85,15 +85,17 @@ def test_two_workers_on_one_gpu_equal_one(rmat14):
         )
 
 
+@pytest.mark.parametrize("keep", [False, True])
 @pytest.mark.parametrize("orientation,ordering", sorted(STREAMED))
-def test_prepared_in_chunks_on_the_gpu_equals_prepared_whole(rmat14, orientation, ordering):
+def test_prepared_in_chunks_on_the_gpu_equals_prepared_whole(rmat14, orientation, ordering, keep):
     import cupy
 
     src, dst, n, _ = rmat14
     host_src, host_dst = cupy.asnumpy(src), cupy.asnumpy(dst)
     whole = prepare_undirected(host_src, host_dst, n, orientation=orientation, ordering=ordering)
     chunked = prepare_streamed(
-        host_src, host_dst, n, orientation=orientation, ordering=ordering, parts=3, chunk_rows=10_000
+        host_src, host_dst, n, orientation=orientation, ordering=ordering, parts=3, chunk_rows=10_000,
+        keep=keep,
     )
     np.testing.assert_array_equal(
         chunked.to_original_vertices(chunked.degree), whole.to_original_vertices(whole.degree)

@@ -89,17 +89,17 @@ def test_tasks_share_out_the_triangles(rmat):
     assert min(totals) > 0  # R-MAT's triangles spread over every class pattern
 
 
-@pytest.mark.parametrize("keep_parts", [False, True])
+@pytest.mark.parametrize("keep", [False, True])
 @pytest.mark.parametrize("orientation,ordering", sorted(STREAMED))
 @pytest.mark.parametrize("parts", [1, 2, 3])
-def test_prepared_in_chunks_equals_prepared_whole(rmat, orientation, ordering, parts, keep_parts):
+def test_prepared_in_chunks_equals_prepared_whole(rmat, orientation, ordering, parts, keep):
     # The chunked preparation (on the CPU here, on the GPU for graphs beyond its
     # memory) gives the same graph: the same counts in every mode, the same degrees.
     src, dst, n, _ = rmat
     whole = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
     chunked = prepare_streamed(
         src, dst, n, orientation=orientation, ordering=ordering, parts=parts, chunk_rows=1000,
-        device="cpu", keep_parts=keep_parts,
+        device="cpu", keep=keep,
     )
     assert chunked.m == whole.m
     np.testing.assert_array_equal(

@@ -10,9 +10,9 @@ tasks read (``docs/algorithms.md``, "Partitioned counting").
    (ordering ``degree``) and oriented (``id`` or ``degree``), and each arc
    ``u -> v`` goes to part ``(u mod p, v mod p)`` as local ids ``u // p, v // p``.
 
-Host memory holds the keys (8 bytes an edge row) and the parts (8 bytes an arc,
-or they stay on the GPU when they fit beside a task); the GPU one chunk or one
-bucket at a time. The orientations and orderings that
+Host memory holds the keys (8 bytes an edge row) and the parts (8 bytes an arc),
+the GPU one chunk or one bucket at a time; or, when they fit beside a chunk and
+a task, the keys and parts stay on the GPU and only the input crosses the bus. The orientations and orderings that
 need more than the degrees (A-direction, A-order, TRUST's) are prepared whole
 in host memory instead.
 """
@@ -80,7 +80,7 @@ class PartitionedGraph:
 
 
 def prepare_streamed(
-    src, dst, n, *, orientation, ordering, parts, chunk_rows=1 << 27, device="gpu", keep_parts=False
+    src, dst, n, *, orientation, ordering, parts, chunk_rows=1 << 27, device="gpu", keep=False
 ):
     """The :class:`PartitionedGraph` of a host edge list, prepared on the GPU in chunks.
 
@@ -98,9 +98,9 @@ def prepare_streamed(
     device : {"gpu", "cpu"}
         Where the chunks are processed (the CPU runs the same steps, in bounded
         memory).
-    keep_parts : bool
-        Keep the parts on ``device`` (when they fit beside a task): the tasks
-        then read them there instead of from host memory.
+    keep : bool
+        Keep the buckets and the parts on ``device`` (when they fit beside a
+        chunk and a task): no round trips through host memory but the input's.
     """
     xp = array_module(device)
     if (orientation, ordering) not in STREAMED:
@@ -109,14 +109,15 @@ def prepare_streamed(
             f"chunks; accepted: {sorted(STREAMED)}"
         )
     p = parts
-    buckets = _buckets(xp, src, dst, n, p, chunk_rows)
+    here = xp if keep else np
+    buckets = _buckets(xp, src, dst, n, p, chunk_rows, keep)
     degree = xp.zeros(n, dtype=np.int64)
     for b, pieces in enumerate(buckets):
-        keys = xp.unique(xp.asarray(np.concatenate(pieces)))
+        keys = xp.unique(xp.asarray(here.concatenate(pieces)))
         ops = ops_for(keys)
         lo, hi = ops.unpack_keys(keys, n, index_dtype(n))
         degree += ops.endpoint_counts(lo, hi, n)
-        buckets[b] = [to_host(keys)]
+        buckets[b] = [keys if keep else to_host(keys)]
         del keys, lo, hi
     perm = vertex_order(ordering, degree)
     rank = None if perm is None else relabel(perm.astype(index_dtype(n)), n)
@@ -129,9 +130,8 @@ def prepare_streamed(
         arcs, _ = ops.oriented_keys(orientation, SimpleGraph(n, lo, hi, degree), rank)
         u, v = ops.unpack_keys(arcs, n, np.int64)
         del keys, lo, hi, arcs
-        _route(xp, u, v, p, index_dtype(n), pieces, keep_parts)
+        _route(xp, u, v, p, index_dtype(n), pieces, keep)
     arcs, offsets, start = {}, {}, 0
-    here = xp if keep_parts else np
     for key, chunks in pieces.items():
         empty = here.zeros(0, index_dtype(n))
         local = [here.concatenate([c[i] for c in chunks]) if chunks else empty for i in (0, 1)]
@@ -147,8 +147,9 @@ def prepare_streamed(
     )
 
 
-def _buckets(xp, src, dst, n, p, chunk_rows):
-    """The distinct edge keys of each chunk, in ``p²`` host buckets by ``(lo mod p, hi mod p)``."""
+def _buckets(xp, src, dst, n, p, chunk_rows, keep):
+    """The distinct edge keys of each chunk, in ``p²`` buckets by ``(lo mod p, hi mod p)``,
+    in host memory (or on ``xp``'s device, with ``keep``)."""
     buckets = [[] for _ in range(p * p)]
     for start in range(0, int(src.size), chunk_rows):
         rows = slice(start, start + chunk_rows)
@@ -157,12 +158,12 @@ def _buckets(xp, src, dst, n, p, chunk_rows):
         keys = xp.unique(ops.edge_keys(keys, xp.asarray(dst[rows]), n))
         keys = keys[: int(xp.searchsorted(keys, SENTINEL))]  # self-loops sort last
         lo, hi = ops.unpack_keys(keys, n, np.int64)
-        for b, piece in enumerate(_by_part(xp, keys, (lo % p) * p + hi % p, p)):
+        for b, piece in enumerate(_by_part(xp, keys, (lo % p) * p + hi % p, p, keep)):
             buckets[b].append(piece)
         del keys, lo, hi
     for pieces in buckets:
         if not pieces:
-            pieces.append(np.zeros(0, np.int64))
+            pieces.append((xp if keep else np).zeros(0, np.int64))
     return buckets
 
 

@@ -148,9 +148,12 @@ def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
     )
     ops = ops_for(sources)
     keys = ops.packed_keys(sources, targets, total)
+    values = arcs = None
+    if pieces[0][3] is None and not with_arcs:  # nothing rides with the keys: sort them alone
+        indptr, indices, rows = ops.csr_of_sorted_keys(xp.sort(keys), total, dtype, keys.size)
+        return TaskGraph(_task_prepared(partition, total, indptr, indices, rows, None), (i, j, k), sizes, None)
     order = xp.argsort(keys)
     indptr, indices, rows = ops.csr_of_sorted_keys(keys[order], total, dtype, keys.size)
-    values = arcs = None
     if pieces[0][3] is not None:
         values = xp.concatenate([xp.asarray(piece[3]) for piece in pieces])[order]
     if with_arcs:
@@ -162,10 +165,12 @@ def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
                 for (key, _, _), piece in zip(blocks, pieces)
             ]
         )[order]
+    prepared = _task_prepared(partition, total, indptr, indices, rows, values)
+    return TaskGraph(prepared, (i, j, k), sizes, arcs)
+
+
+def _task_prepared(partition, n, indptr, indices, rows, values):
     # Ordered ids ascend by degree only within each block, not across the task:
     # its ordering is "none" (the wedge kernel's bitmap of the densest last ids
     # relies on a global one).
-    prepared = Prepared(
-        total, indptr, indices, rows, values, orientation=partition.orientation, ascending=True
-    )
-    return TaskGraph(prepared, (i, j, k), sizes, arcs)
+    return Prepared(n, indptr, indices, rows, values, orientation=partition.orientation, ascending=True)

@@ -158,7 +158,8 @@ def _buckets(xp, src, dst, n, p, chunk_rows, keep):
         keys = xp.unique(ops.edge_keys(keys, xp.asarray(dst[rows]), n))
         keys = keys[: int(xp.searchsorted(keys, SENTINEL))]  # self-loops sort last
         lo, hi = ops.unpack_keys(keys, n, np.int64)
-        for b, piece in enumerate(_by_part(xp, keys, (lo % p) * p + hi % p, p, keep)):
+        [split] = _by_part(xp, (keys,), (lo % p) * p + hi % p, p, keep)
+        for b, piece in enumerate(split):
             buckets[b].append(piece)
         del keys, lo, hi
     for pieces in buckets:
@@ -167,21 +168,24 @@ def _buckets(xp, src, dst, n, p, chunk_rows, keep):
     return buckets
 
 
-def _by_part(xp, array, part, p, keep=False):
-    """``array``'s elements of each part ``0 .. p² - 1``, keeping their order, in
-    host memory (or where ``array`` is, with ``keep``)."""
+def _by_part(xp, arrays, part, p, keep=False):
+    """Each of ``arrays``' elements of each part ``0 .. p² - 1`` (one sort of
+    ``part`` for all), keeping their order, in host memory (or where they are,
+    with ``keep``)."""
     order = xp.argsort(part, kind="stable")
     bounds = to_host(xp.searchsorted(part[order], xp.arange(p * p + 1)))
-    array = array[order]
     move = (lambda a: a.copy()) if keep else to_host
-    return [move(array[bounds[b] : bounds[b + 1]]) for b in range(p * p)]
+    split = []
+    for array in arrays:
+        array = array[order]
+        split.append([move(array[bounds[b] : bounds[b + 1]]) for b in range(p * p)])
+    return split
 
 
 def _route(xp, u, v, p, dtype, pieces, keep):
     """Append the arcs ``u -> v`` to their parts, as local ids of ``dtype``."""
     part = (u % p) * p + v % p
-    local_u = _by_part(xp, (u // p).astype(dtype), part, p, keep)
-    local_v = _by_part(xp, (v // p).astype(dtype), part, p, keep)
+    local_u, local_v = _by_part(xp, ((u // p).astype(dtype), (v // p).astype(dtype)), part, p, keep)
     for index, key in enumerate(sorted(pieces)):
         if local_u[index].size:
             pieces[key].append((local_u[index], local_v[index]))

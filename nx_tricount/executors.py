@@ -8,7 +8,7 @@ import queue
 import threading
 
 from .algorithms import count
-from .device import to_host
+from .device import array_module, to_host
 from .preprocess.partition import task_arcs, task_graph
 
 __all__ = ["results", "count_task"]
@@ -22,7 +22,7 @@ def count_task(partition, task, algorithm, mode, device, parameters):
     (TaskGraph, Counts)
         The task's graph (its arrays on ``device``) and its counts in task ids.
     """
-    xp = _array_module(device)
+    xp = array_module(device)
     graph = task_graph(partition, task.i, task.j, task.k, xp, with_arcs=mode == "per_edge")
     return graph, count(graph.prepared, algorithm, mode, device, parameters)
 
@@ -49,16 +49,6 @@ def results(plan, partition, mode):
         for result in finished:
             bar.update()
             yield result
-
-
-def _array_module(device):
-    if device == "gpu":
-        import cupy
-
-        return cupy
-    import numpy
-
-    return numpy
 
 
 def _on_gpus(partition, tasks, arguments, devices):

@@ -14,7 +14,7 @@ from .device import to_host
 from .dispatch import networkx_function
 from .frames import from_frame
 from .graph import TriGraph
-from .node_selection import coefficient_values, per_node_result, select
+from .node_selection import coefficient_values, node_mean, per_node_result, select
 from .plan import make_plan
 from .result_frames import node_frame
 
@@ -208,11 +208,14 @@ def average_clustering(
     1.0
     """
     settings = dict(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
+    G = _as_trigraph(G, weight)
+    # Every node, numeric weights: the coefficients' array, no dict (else clustering's rules).
+    if nodes is None and not G.multigraph and not isinstance(G.edge_data.get(weight), list):
+        ratio, _ = terms.clustering_coefficients(G, make_plan(G, **settings), weight, slice(None))
+        return node_mean(ratio, count_zeros)
     c = clustering(G, nodes, weight, **settings).values()
-    if not count_zeros:
-        c = [v for v in c if abs(v) > 0]
-    # Summed in node order with Python's sum, as NetworkX does (exact equality).
-    return sum(c) / len(c)
+    c = c if count_zeros else [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)  # Python's sum in NetworkX's order, as NetworkX
 
 
 @networkx_function

@@ -100,3 +100,13 @@ def coefficient_values(ratio, nonzero):
     for i in np.flatnonzero(~nonzero).tolist():
         values[i] = 0
     return values
+
+
+def node_mean(coefficients, count_zeros):
+    """NetworkX's ``sum(c) / len(c)`` of coefficients in its order (the nonzero
+    ones only without ``count_zeros``), added by Python's own ``sum`` over the
+    floats (left to right before Python 3.12, compensated from it), in C: NetworkX's
+    int 0 adds as 0.0 does, so the result is NetworkX's to the bit."""
+    if not count_zeros:
+        coefficients = coefficients[np.abs(coefficients) > 0]
+    return sum(coefficients.tolist()) / len(coefficients)

@@ -16,6 +16,7 @@ from .frames import from_frame
 from .graph import TriGraph
 from .node_selection import coefficient_values, node_mean, per_node_result, select
 from .plan import make_plan
+from .should_run import single_node_is_cheaper, tiny_graph_is_cheaper
 from .result_frames import node_frame
 
 __all__ = ["triangles", "clustering", "average_clustering", "transitivity", "from_pandas_edgelist"]
@@ -35,17 +36,7 @@ def _as_trigraph(G, weight=None):
     raise TypeError(f"expected a TriGraph or a NetworkX graph, got {type(G).__name__}")
 
 
-def _single_node_is_cheaper(args, kwargs):
-    """Decline automatic conversion for one node of a NetworkX graph: NetworkX
-    answers one node faster than the backend converts the whole graph."""
-    if len(args) > 1:
-        G, nodes = args[0], args[1]
-        if nodes is not None and isinstance(G, nx.Graph) and nodes in G:
-            return "a single node: NetworkX answers faster than a conversion"
-    return True
-
-
-@networkx_function(should_run=_single_node_is_cheaper)
+@networkx_function(should_run=tiny_graph_is_cheaper)
 def triangles(
     G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False
 ):
@@ -92,7 +83,7 @@ def triangles(
     return per_node_result(G, selection, to_host(per_node).tolist())
 
 
-@networkx_function(should_run=_single_node_is_cheaper)
+@networkx_function(should_run=single_node_is_cheaper)
 def clustering(
     G,
     nodes=None,

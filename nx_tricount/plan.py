@@ -32,6 +32,10 @@ __all__ = ["CountTask", "Plan", "make_plan", "current_config", "gpu_auto_algorit
 
 logger = logging.getLogger("nx_tricount")
 
+#: With ``device="auto"`` on a GPU machine, graphs of fewer edge rows count on the
+#: CPU engine (H100: karate club 0.34 ms on the CPU, 1.11 ms on the GPU; 10,000 edge
+#: rows 2.4 against 2.3 ms; docs/benchmarks.md, "Small graphs").
+GPU_MIN_ROWS = 10_000
 #: On the GPU, graphs of fewer edge rows count with merge without a look at their
 #: degrees (docs/benchmarks.md, "auto: the GPU rule").
 GPU_LOOK_ROWS = 3_000_000
@@ -198,15 +202,22 @@ def make_plan(
     reasons = []
     resolved_device = resolve_device(settings["device"])
     G = _as_graph(G)
+    rows = 0 if G is None else int(G.src.size)
+    if settings["device"] == "auto" and resolved_device == "gpu" and G is not None and rows < GPU_MIN_ROWS:
+        resolved_device = "cpu"
+        reasons.append(
+            f"device auto -> cpu: {rows:,} edge rows (< {GPU_MIN_ROWS:,}), where the CPU engine's "
+            "whole count is faster than the GPU's launches (docs/benchmarks.md, 'Small graphs')"
+        )
+    elif settings["device"] == "auto":
+        reasons.append(f"device auto -> {resolved_device}")
     spread = decide(
-        0 if G is None else int(G.src.size),
+        rows,
         0 if G is None else G.n,
         resolved_device,
         scale,
         free_memory if resolved_device == "gpu" else None,
     )
-    if settings["device"] == "auto":
-        reasons.append(f"device auto -> {resolved_device}")
     chosen = settings["algorithm"]
     if chosen == "auto":
         if spread.preparation_device != resolved_device:
@@ -216,7 +227,6 @@ def make_plan(
                 "whole: docs/benchmarks.md, 'Beyond one GPU')"
             )
         elif resolved_device == "gpu":
-            rows = 0 if G is None else int(G.src.size)
             with cuda_errors("reading the graph's degrees on the GPU"):
                 chosen, reason = gpu_auto_algorithm(
                     rows, lambda: mean_endpoint_degree(G, spread.preparation_device)

@@ -10,8 +10,9 @@ import nx_tricount
 from nx_tricount.device import gpu_available
 from nx_tricount.frames import from_edges
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
-from nx_tricount.plan import GPU_LOOK_ROWS, GPU_WEDGE_SKEW, gpu_auto_algorithm
+from nx_tricount.plan import GPU_LOOK_ROWS, GPU_MIN_ROWS, GPU_WEDGE_SKEW, gpu_auto_algorithm
 from nx_tricount.preparation import mean_endpoint_degree, simple_graph
+from nx_tricount.should_run import tiny_graph_is_cheaper
 
 
 def _statistics(skew):
@@ -104,3 +105,31 @@ def test_gpu_plan_reads_the_graph():
     grid = from_edges(*grid_edges(1000, 1000, 0.05, seed=1), n=1000 * 1000)
     plan = nx_tricount.make_plan(grid, device="gpu")
     assert plan.algorithm == "merge" and "not looked at" in str(plan)
+
+
+def test_auto_device_counts_small_graphs_on_the_cpu(monkeypatch):
+    # On a GPU machine (simulated: the plan is made, nothing runs), device "auto"
+    # sends graphs under GPU_MIN_ROWS edge rows to the CPU engine, and says why.
+    monkeypatch.setattr("nx_tricount.plan.resolve_device", lambda requested: "gpu" if requested != "cpu" else "cpu")
+    monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
+    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+    small = nx_tricount.make_plan(nx.karate_club_graph())
+    assert small.device == "cpu" and "device auto -> cpu: 78 edge rows" in str(small)
+    src, dst = rmat_edges(11, seed=1)
+    assert src.size >= GPU_MIN_ROWS
+    large = nx_tricount.make_plan(from_edges(src, dst), algorithm="merge")
+    assert large.device == "gpu" and "device auto -> gpu" in str(large)
+    # An explicit device is kept.
+    assert nx_tricount.make_plan(nx.karate_club_graph(), device="gpu", algorithm="merge").device == "gpu"
+
+
+def test_networkx_counts_the_triangles_of_tiny_graphs_itself(caplog):
+    G = nx.karate_club_graph()
+    reason = tiny_graph_is_cheaper((G,), {})
+    assert isinstance(reason, str) and "78 edges" in reason
+    assert tiny_graph_is_cheaper((nx.les_miserables_graph(),), {}) is True
+    assert tiny_graph_is_cheaper((nx.les_miserables_graph(), "Valjean"), {}) != True  # noqa: E712
+    # Through NetworkX's automatic dispatch: NetworkX runs it, and logs why.
+    with nx.config(backend_priority=["tricount"]), caplog.at_level(logging.DEBUG, logger="networkx"):
+        assert nx.triangles(G) == nx.triangles(G, backend="networkx")
+    assert "78 edges" in caplog.text

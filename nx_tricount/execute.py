@@ -33,7 +33,8 @@ def run(plan, prepared, mode):
     plan : Plan
         Made by :func:`~nx_tricount.plan.make_plan`; ``prepared`` must have been
         made with its orientation and ordering, on its preparation device.
-    prepared : Prepared
+    prepared : Prepared or PartitionedGraph
+        A whole CSR, or a graph prepared straight into its partition.
     mode : {"total", "per_node", "per_edge"}
 
     Returns
@@ -63,6 +64,7 @@ def run(plan, prepared, mode):
 
 
 def _on_host(partition):
+    """The partition with its parts in host memory (several GPUs and Dask workers read them there)."""
     parts = {
         key: tuple(None if a is None else to_host(a) for a in part)
         for key, part in partition.parts.items()

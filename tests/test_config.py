@@ -155,8 +155,8 @@ def test_autoconfig_dispatches_unchanged_scripts():
         logger = logging.getLogger("networkx")
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG)
-        G = nx.complete_graph(6)
-        assert nx.triangles(G) == {v: 10 for v in range(6)}
+        G = nx.complete_graph(20)  # 190 edges: not left to NetworkX as a tiny graph
+        assert nx.triangles(G) == {v: 171 for v in range(20)}
         assert nx.transitivity(G) == 1.0
         print(nx.config.backend_priority.algos)
         print(sum("Using backend 'tricount'" in r for r in records))

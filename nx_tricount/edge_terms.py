@@ -7,8 +7,9 @@ graph's node order. The count is the triangle family's
 
 import numpy as np
 
+from . import runtime
 from .device import module_of
-from .family_terms import _failures, edge_support
+from .family_terms import edge_support
 
 __all__ = ["triangles_per_edge"]
 
@@ -22,7 +23,7 @@ def triangles_per_edge(G, plan):
         Each edge once, ``source < target`` (ids of ``G``), sorted by
         ``(source, target)``, and the triangles it is in.
     """
-    with _failures(plan):
+    with runtime.gpu_failures(plan.device):
         counts = edge_support(G, plan)
         xp = module_of(counts.per_edge)
         source = xp.minimum(counts.edge_src, counts.edge_dst).astype(np.int64)

@@ -12,7 +12,6 @@ arrays. The NetworkX layer (:mod:`nx_tricount.triangle_family`) turns the
 results into NetworkX's.
 """
 
-import contextlib
 import math
 
 import numpy as np
@@ -42,12 +41,6 @@ SQUARE_MEMORY = 2**30
 #: and of the largest (batches double up to it; each slot holds three ids).
 FIRST_BATCH, LARGEST_BATCH = 2**10, 2**20
 
-
-def _failures(plan):
-    """On the GPU, CUDA failures become the backend's errors (out of memory included)."""
-    if plan.device == "gpu":
-        return runtime.cuda_errors("counting on the GPU")
-    return contextlib.nullcontext()
 
 
 def _oriented(G, plan):
@@ -81,7 +74,7 @@ def square_coefficients(G, plan, ids=None):
         (NetworkX's int ``0`` elsewhere).
     """
     where = plan.preparation_device
-    with _failures(plan):
+    with runtime.gpu_failures(plan.device):
         if G.directed:
             prepared = preparation.successor_csr(G, where)
             successors = (prepared.indptr, prepared.indices)
@@ -139,7 +132,7 @@ def _exact_ratio(numerator, denominator, defined):
 def edge_support(G, plan):
     """The plan's ``per_edge`` count of ``G``'s simple undirected graph: the
     triangles on each arc of the oriented CSR (:class:`~nx_tricount.algorithms.Counts`)."""
-    with _failures(plan):
+    with runtime.gpu_failures(plan.device):
         return run(plan, _oriented(G, plan), "per_edge")
 
 
@@ -148,7 +141,7 @@ def triangle_multiplicities(G, plan):
     then multiplicity: ``vertex`` has ``edges`` edges that are each on exactly
     ``multiplicity`` triangles (NetworkX's generalized degree). Vertices without
     edges are absent."""
-    with _failures(plan):
+    with runtime.gpu_failures(plan.device):
         counts = edge_support(G, plan)
         xp = module_of(counts.per_edge)
         if counts.per_edge.size == 0:
@@ -184,7 +177,7 @@ def triangle_batches(G, plan, rank, members=None):
     array of shape (3, k)
         Original ids, one triangle per column, where the graph is prepared.
     """
-    with _failures(plan):
+    with runtime.gpu_failures(plan.device):
         prepared = _oriented(G, plan)
         support = edge_support(G, plan).per_edge
         ends = to_host(support.cumsum())  # the last slot of each arc, plus one
@@ -196,7 +189,7 @@ def triangle_batches(G, plan, rank, members=None):
         hi = max(int(np.searchsorted(ends, base + batch, side="right")), lo + 1)
         slots = int(ends[hi - 1]) - base
         if slots:
-            with _failures(plan):
+            with runtime.gpu_failures(plan.device):
                 offsets = support[lo:hi].cumsum() - support[lo:hi]
                 found = listing.list_arcs(prepared, lo, hi, offsets, slots, plan.preparation_device)
                 if prepared.perm is not None:
@@ -234,7 +227,7 @@ def k_truss(G, plan, k):
     keep = module_of(G.src).ones(G.src.size, dtype=bool)
     threshold = k - 2 if G.src.size else 0  # NetworkX computes k - 2 only on an edge
     if threshold > 0:
-        with _failures(plan):
+        with runtime.gpu_failures(plan.device):
             prepared = _oriented(G, plan)
             counts = run(plan, prepared, "per_edge")
             # No edge is on more than n - 2 triangles: larger thresholds act as n.

@@ -11,10 +11,10 @@ import numpy as np
 
 from .device import module_of, to_host
 
-__all__ = ["node_frame", "edge_frame"]
+__all__ = ["node_frame", "edge_frame", "build_frame", "frame_module", "label_array"]
 
 
-def _frame_module(G):
+def frame_module(G):
     """``cudf`` when ``G``'s edges are on the GPU and cuDF imports, else ``pandas``."""
     if module_of(G.src) is not np:
         try:
@@ -32,7 +32,7 @@ def _frame_module(G):
     return pandas
 
 
-def _label_array(G, xp):
+def label_array(G, xp):
     """Every node label in id order: a NumPy or CuPy array for array labels and
     for the ids themselves, else a NumPy object array of the label objects."""
     if G.labels is None:
@@ -42,7 +42,7 @@ def _label_array(G, xp):
     return G.labels
 
 
-def _build(module, columns):
+def build_frame(module, columns):
     """A frame of ``module`` (pandas or cudf) from name -> array columns.
 
     pandas gets host arrays; object columns are typed as pandas types a list of
@@ -82,13 +82,13 @@ def node_frame(G, selection, values, name):
     -------
     pandas.DataFrame or cudf.DataFrame
     """
-    module = _frame_module(G)
+    module = frame_module(G)
     if selection is None:
-        labels = _label_array(G, module_of(values))
+        labels = label_array(G, module_of(values))
     else:
         values = values[module_of(values).asarray(selection.ids, dtype=np.int64)]
         labels = np.fromiter(selection.keys, dtype=object, count=len(selection.keys))
-    return _build(module, {"node": labels, name: values})
+    return build_frame(module, {"node": labels, name: values})
 
 
 def edge_frame(G, source, target, values, name):
@@ -108,8 +108,8 @@ def edge_frame(G, source, target, values, name):
     -------
     pandas.DataFrame or cudf.DataFrame
     """
-    module = _frame_module(G)
-    labels = _label_array(G, module_of(source))
+    module = frame_module(G)
+    labels = label_array(G, module_of(source))
     if module.__name__ != "cudf" or module_of(labels) is not module_of(source):
         labels, source, target = to_host(labels), to_host(source), to_host(target)
-    return _build(module, {"source": labels[source], "target": labels[target], name: values})
+    return build_frame(module, {"source": labels[source], "target": labels[target], name: values})

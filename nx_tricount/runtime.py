@@ -31,6 +31,7 @@ __all__ = [
     "check_memory",
     "free_memory",
     "cuda_errors",
+    "gpu_failures",
     "kernel_timer",
     "kernel_ms",
     "PendingCount",
@@ -241,6 +242,13 @@ def resident_blocks(kernel, shared_mem, threads=THREADS):
         props["maxBlocksPerMultiProcessor"],
     )
     return max(1, per_multiprocessor) * props["multiProcessorCount"]
+
+
+def gpu_failures(device, what="counting triangles on the GPU"):
+    """:func:`cuda_errors` for a step on ``device`` (``"gpu"``); nothing on the CPU."""
+    if device == "gpu":
+        return cuda_errors(what)
+    return contextlib.nullcontext()
 
 
 def free_memory():

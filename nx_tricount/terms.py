@@ -5,8 +5,6 @@ transitivity. Arrays stay on the plan's device; the NetworkX layer
 (:mod:`nx_tricount.functions`) shapes them into NetworkX's results.
 """
 
-import contextlib
-
 import numpy as np
 
 from . import preparation, runtime
@@ -16,13 +14,6 @@ from .preprocess import STREAMED
 
 __all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
 
-
-def _failures(plan):
-    """On the GPU, CUDA failures of any step (out of memory included) become the
-    backend's errors (:func:`nx_tricount.runtime.cuda_errors`)."""
-    if plan.device == "gpu":
-        return runtime.cuda_errors("counting triangles on the GPU")
-    return contextlib.nullcontext()
 
 
 def _oriented(G, plan, weight=None):
@@ -46,7 +37,7 @@ def _oriented(G, plan, weight=None):
 
 def triangles_per_node(G, plan):
     """Triangles at each vertex of ``G``'s simple undirected graph (int64 array)."""
-    with _failures(plan):
+    with runtime.gpu_failures(plan.device):
         return run(plan, _oriented(G, plan), "per_node").per_node
 
 
@@ -72,7 +63,7 @@ def clustering_terms(G, plan, weight, considered):
     ZeroDivisionError
         Every weight is 0 and NetworkX would divide by the largest one.
     """
-    with _failures(plan):
+    with runtime.gpu_failures(plan.device):
         settings = (plan.orientation, plan.ordering, plan.preparation_device)
         if G.directed:
             pairs = preparation.directed_pairs_csr(G, *settings, weight)
@@ -99,7 +90,7 @@ def clustering_coefficients(G, plan, weight, considered):
     """``(ratio, nonzero)`` as NumPy arrays: each vertex's clustering
     ``t / denominator`` (0.0 where ``t`` is 0) and where ``t`` is nonzero
     (:func:`clustering_terms` says what ``t`` is; the arguments are its)."""
-    with _failures(plan):
+    with runtime.gpu_failures(plan.device):
         t, denominator = clustering_terms(G, plan, weight, considered)
         nonzero = t != 0
         ratio = module_of(t).zeros(t.shape, dtype=np.float64)
@@ -114,7 +105,7 @@ def transitivity_sums(G, plan):
     NetworkX counts on successor sets: the transitive triples ``v->w, v->u,
     w->u`` over the ordered pairs of successors, ``sum d+ (d+ - 1)``.
     """
-    with _failures(plan):
+    with runtime.gpu_failures(plan.device):
         if G.directed:
             prepared = preparation.successor_csr(G, plan.preparation_device)
             closed = run(plan, prepared, "total").total

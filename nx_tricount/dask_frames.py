@@ -21,9 +21,8 @@ import operator
 import numpy as np
 
 from .algorithms import count
-from .preprocess.ops import ops_for
 from .preprocess.partition import Partition, task_graph
-from .preprocess.simplify import SimpleGraph, index_dtype
+from .preprocess.streamed import bucket_of, distinct_edge_keys, key_degrees, oriented_parts
 
 __all__ = ["dask_triangles", "dask_transitivity"]
 
@@ -96,12 +95,12 @@ def _prepare(edges, source, target, p):
     if low < 0:
         raise ValueError(f"vertex ids must be non-negative, found {low}")
     n = int(high) + 1
-    if n > 2**31:  # the keys lo * n + hi stay below 2**63
+    if n > 2**31:  # ids of 32 bits, as the parts' local ids
         raise ValueError(f"vertex ids must be below 2**31 here, found {high}")
     keyed = edges.map_partitions(_bucketed_keys, source, target, n, p, meta={"key": "i8", "bucket": "i8"})
     shuffled = keyed.shuffle("bucket", npartitions=max(1, min(p * p, keyed.npartitions * p)))
     distinct = [dask.delayed(_distinct_keys)(part) for part in shuffled.to_delayed()]
-    degree = sum(dask.compute(*[dask.delayed(_degrees)(keys, n) for keys in distinct]))
+    degree = sum(dask.compute(*[dask.delayed(key_degrees)(keys, n) for keys in distinct]))
     routed = [dask.delayed(_route)(keys, degree, n, p) for keys in distinct]
     parts = {
         (a, b): dask.delayed(_join)([dask.delayed(operator.getitem)(r, (a, b)) for r in routed])
@@ -115,35 +114,19 @@ def _bucketed_keys(frame, source, target, n, p):
     import pandas as pd
 
     src = frame[source].to_numpy(dtype=np.int64)
-    dst = frame[target].to_numpy(dtype=np.int64)
-    lo, hi = np.minimum(src, dst), np.maximum(src, dst)
-    keep = lo != hi
-    lo, hi = lo[keep], hi[keep]
-    return pd.DataFrame({"key": lo * n + hi, "bucket": (lo % p) * p + hi % p})
+    keys = distinct_edge_keys(src, frame[target].to_numpy(dtype=np.int64), n)
+    return pd.DataFrame({"key": keys, "bucket": bucket_of(keys, n, p)})
 
 
 def _distinct_keys(frame):
     return np.unique(frame["key"].to_numpy(dtype=np.int64))
 
 
-def _degrees(keys, n):
-    return np.bincount(keys // n, minlength=n) + np.bincount(keys % n, minlength=n)
-
-
 def _route(keys, degree, n, p):
     """The arcs of ``keys`` oriented on ``degree`` (lower degree first, ties by id),
     split into parts ``(a, b)`` as local ids."""
-    dtype = index_dtype(n)
-    lo, hi = (keys // n).astype(dtype), (keys % n).astype(dtype)
-    ops = ops_for(keys)
-    arcs, _ = ops.oriented_keys("degree", SimpleGraph(n, lo, hi, degree))
-    u, v = ops.unpack_keys(arcs, n, np.int64)
-    part = (u % p) * p + v % p
-    return {
-        (a, b): ((u[part == a * p + b] // p).astype(dtype), (v[part == a * p + b] // p).astype(dtype))
-        for a in range(p)
-        for b in range(p)
-    }
+    local_u, local_v = oriented_parts(keys, n, p, "degree", degree)
+    return {(a, b): (local_u[a * p + b], local_v[a * p + b]) for a in range(p) for b in range(p)}
 
 
 def _join(pieces):

@@ -19,14 +19,23 @@ in host memory instead.
 
 import numpy as np
 
-from ..device import array_module, to_host
+from ..device import array_module, module_of, to_host
 from .host_ops import SENTINEL
 from .ops import ops_for
 from .ordering import relabel, vertex_order
 from .partition import Partition
 from .simplify import SimpleGraph, index_dtype
 
-__all__ = ["PartitionedGraph", "STREAMED", "prepare_streamed"]
+__all__ = [
+    "PartitionedGraph",
+    "STREAMED",
+    "prepare_streamed",
+    "distinct_edge_keys",
+    "bucket_of",
+    "key_degrees",
+    "oriented_parts",
+    "by_part",
+]
 
 #: The (orientation, ordering) pairs prepared here: they need only the degrees.
 STREAMED = {("id", "none"), ("id", "degree"), ("degree", "none"), ("degree", "degree")}
@@ -114,23 +123,20 @@ def prepare_streamed(
     degree = xp.zeros(n, dtype=np.int64)
     for b, pieces in enumerate(buckets):
         keys = xp.unique(xp.asarray(here.concatenate(pieces)))
-        ops = ops_for(keys)
-        lo, hi = ops.unpack_keys(keys, n, index_dtype(n))
-        degree += ops.endpoint_counts(lo, hi, n)
+        degree += key_degrees(keys, n)
         buckets[b] = [keys if keep else to_host(keys)]
-        del keys, lo, hi
+        del keys
     perm = vertex_order(ordering, degree)
     rank = None if perm is None else relabel(perm.astype(index_dtype(n)), n)
     pieces = {(a, b): [] for a in range(p) for b in range(p)}
     for bucket in buckets:
         keys = xp.asarray(bucket[0])
         bucket.clear()
-        ops = ops_for(keys)
-        lo, hi = ops.unpack_keys(keys, n, index_dtype(n))
-        arcs, _ = ops.oriented_keys(orientation, SimpleGraph(n, lo, hi, degree), rank)
-        u, v = ops.unpack_keys(arcs, n, np.int64)
-        del keys, lo, hi, arcs
-        _route(xp, u, v, p, index_dtype(n), pieces, keep)
+        local_u, local_v = oriented_parts(keys, n, p, orientation, degree, rank, keep)
+        del keys
+        for index, key in enumerate(sorted(pieces)):
+            if local_u[index].size:
+                pieces[key].append((local_u[index], local_v[index]))
     arcs, offsets, start = {}, {}, 0
     for key, chunks in pieces.items():
         empty = here.zeros(0, index_dtype(n))
@@ -153,25 +159,60 @@ def _buckets(xp, src, dst, n, p, chunk_rows, keep):
     buckets = [[] for _ in range(p * p)]
     for start in range(0, int(src.size), chunk_rows):
         rows = slice(start, start + chunk_rows)
-        keys = xp.asarray(src[rows])
-        ops = ops_for(keys)
-        keys = xp.unique(ops.edge_keys(keys, xp.asarray(dst[rows]), n))
-        keys = keys[: int(xp.searchsorted(keys, SENTINEL))]  # self-loops sort last
-        lo, hi = ops.unpack_keys(keys, n, np.int64)
-        [split] = _by_part(xp, (keys,), (lo % p) * p + hi % p, p, keep)
+        keys = distinct_edge_keys(xp.asarray(src[rows]), xp.asarray(dst[rows]), n)
+        [split] = by_part((keys,), bucket_of(keys, n, p), p, keep)
         for b, piece in enumerate(split):
             buckets[b].append(piece)
-        del keys, lo, hi
+        del keys
     for pieces in buckets:
         if not pieces:
             pieces.append((xp if keep else np).zeros(0, np.int64))
     return buckets
 
 
-def _by_part(xp, arrays, part, p, keep=False):
+# The steps, shared with the preparation of Dask frames (nx_tricount/dask_frames.py).
+
+
+def distinct_edge_keys(src, dst, n):
+    """The sorted keys of the distinct edges ``lo < hi`` among the rows (self-loops dropped)."""
+    xp = module_of(src)
+    keys = xp.unique(ops_for(src).edge_keys(src, dst, n))
+    return keys[: int(xp.searchsorted(keys, SENTINEL))]  # self-loops sort last
+
+
+def bucket_of(keys, n, p):
+    """The bucket ``(lo mod p) p + hi mod p`` of each edge key: every copy of an
+    edge has the same."""
+    lo, hi = ops_for(keys).unpack_keys(keys, n, np.int64)
+    return (lo % p) * p + hi % p
+
+
+def key_degrees(keys, n):
+    """Each vertex's degree among the distinct edge ``keys`` (int64)."""
+    ops = ops_for(keys)
+    lo, hi = ops.unpack_keys(keys, n, index_dtype(n))
+    return ops.endpoint_counts(lo, hi, n)
+
+
+def oriented_parts(keys, n, p, orientation, degree, rank=None, keep=False):
+    """The edges of ``keys`` relabelled by ``rank`` (None keeps the ids), oriented by
+    ``orientation`` on the complete ``degree``, and split into the parts ``0 .. p² - 1``
+    (part ``(a, b)`` is ``a p + b``): ``(local_u, local_v)``, two lists of arrays of
+    local ids, in host memory (or where ``keys`` are, with ``keep``)."""
+    ops = ops_for(keys)
+    lo, hi = ops.unpack_keys(keys, n, index_dtype(n))
+    arcs, _ = ops.oriented_keys(orientation, SimpleGraph(n, lo, hi, degree), rank)
+    del lo, hi
+    u, v = ops.unpack_keys(arcs, n, np.int64)
+    dtype = index_dtype(n)
+    return by_part(((u // p).astype(dtype), (v // p).astype(dtype)), (u % p) * p + v % p, p, keep)
+
+
+def by_part(arrays, part, p, keep=False):
     """Each of ``arrays``' elements of each part ``0 .. p² - 1`` (one sort of
     ``part`` for all), keeping their order, in host memory (or where they are,
     with ``keep``)."""
+    xp = module_of(part)
     order = xp.argsort(part, kind="stable")
     bounds = to_host(xp.searchsorted(part[order], xp.arange(p * p + 1)))
     move = (lambda a: a.copy()) if keep else to_host
@@ -180,12 +221,3 @@ def _by_part(xp, arrays, part, p, keep=False):
         array = array[order]
         split.append([move(array[bounds[b] : bounds[b + 1]]) for b in range(p * p)])
     return split
-
-
-def _route(xp, u, v, p, dtype, pieces, keep):
-    """Append the arcs ``u -> v`` to their parts, as local ids of ``dtype``."""
-    part = (u % p) * p + v % p
-    local_u, local_v = _by_part(xp, ((u // p).astype(dtype), (v // p).astype(dtype)), part, p, keep)
-    for index, key in enumerate(sorted(pieces)):
-        if local_u[index].size:
-            pieces[key].append((local_u[index], local_v[index]))

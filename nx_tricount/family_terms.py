@@ -21,6 +21,7 @@ from .algorithms import listing, neighbourhoods, squares, truss
 from .device import module_of, to_host
 from .execute import run
 from .graph import TriGraph
+from .labels import gather
 from .preprocess.ops import ops_for
 
 __all__ = [
@@ -273,7 +274,7 @@ def _edge_subgraph(G, keep):
     elif isinstance(G.labels, list):
         labels = [G.labels[i] for i in kept.tolist()]
     else:
-        labels = G.labels[G.column_on(kept, _device_of(G.labels))]
+        labels = gather(G.labels, kept)
     return TriGraph(
         new_id[src].astype(G.src.dtype),
         new_id[dst].astype(G.dst.dtype),

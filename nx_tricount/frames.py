@@ -1,14 +1,17 @@
 """Graphs from edge frames and arrays: pandas, cuDF, NumPy and CuPy.
 
-cuDF numeric columns become CuPy arrays without a copy, so an edge list that is
-already on the GPU stays there. Node labels are numbered in order of first
-appearance (``src[0], dst[0], src[1], …``), which is the node order NetworkX's
-``from_pandas_edgelist`` produces. Numbers are numbered by a sort (on the GPU
-for cuDF), objects by pandas' factorize; only columns of other dtypes (datetimes,
+A cuDF frame stays on the GPU: numeric columns become CuPy arrays without a
+copy, and columns of other dtypes (strings, datetimes, categories) are numbered
+there by cuDF's factorize; ``cudf.pandas`` proxies count as the cuDF frames they
+wrap. Node labels are numbered in order of first appearance (``src[0], dst[0],
+src[1], …``), which is the node order NetworkX's ``from_pandas_edgelist``
+produces (:mod:`nx_tricount.labels`). On the host, numbers are numbered by a
+sort and objects by pandas' factorize; only columns of other dtypes (datetimes,
 categories) are read row by row, to give the Python objects NetworkX sees.
 """
 
 import os
+import sys
 
 import networkx as nx
 import numpy as np
@@ -16,13 +19,22 @@ import numpy as np
 from .convert import NUMBER_TYPES
 from .device import module_of
 from .graph import TriGraph
+from .labels import cudf_first_appearance_ids, first_appearance_ids, is_cudf
 from .runtime import cuda_errors
 
 __all__ = ["from_edges", "from_frame"]
 
 
-def _is_cudf(obj):
-    return type(obj).__module__.startswith("cudf")
+def _unproxied(frame):
+    """The cuDF frame a ``cudf.pandas`` proxy wraps, else ``frame`` itself.
+
+    A proxy's own columns would reach us through pandas, on the host.
+    """
+    accelerator = sys.modules.get("cudf.pandas")
+    if accelerator is None or not accelerator.is_proxy_object(frame):
+        return frame
+    to_gpu = getattr(frame, "as_gpu_object", None)  # cuDF 25.04 on
+    return to_gpu() if to_gpu is not None else frame._fsproxy_fast
 
 
 def _is_series(obj):
@@ -50,10 +62,10 @@ def _column(frame, name, role):
         raise KeyError(
             f"no {role} column {name!r} in the frame; its columns are {columns!r}"
         ) from None
-    if _is_cudf(series):
-        if series.dtype.kind in "iufb":
-            return _no_missing(series.to_cupy(), series.isna().any(), name, role)
-        series = series.to_pandas()  # strings and other objects are labelled on the host
+    if is_cudf(series):
+        series = _no_missing(series, bool(series.isna().any()), name, role)
+        # Numbers as a CuPy view; other dtypes stay a cuDF Series, numbered on the GPU.
+        return series.to_cupy() if series.dtype.kind in "iufb" else series.reset_index(drop=True)
     if _is_series(series) and isinstance(series.dtype, np.dtype) and series.dtype.kind in "iufbO":
         values = series.to_numpy()  # numbers, or the objects themselves: no Python loop
     else:
@@ -85,9 +97,14 @@ def _no_missing(values, missing, name, role):
 
 def _attribute(values):
     """An edge attribute column: an array for NumPy numbers, else the Python objects."""
-    if _is_cudf(values) and values.dtype.kind in "iufb":
+    if is_cudf(values) and values.dtype.kind in "iufb":
+        if values.isna().any():
+            raise ValueError(
+                f"edge attribute column {values.name!r} has nulls; fill them first "
+                "(.fillna(...)): a null has no NetworkX value"
+            )
         return values.to_cupy()
-    if _is_cudf(values):
+    if is_cudf(values):
         values = values.to_pandas()
     if _is_series(values) and isinstance(values.dtype, np.dtype) and values.dtype.kind in "iufb":
         return values.to_numpy()
@@ -101,51 +118,55 @@ def _attribute(values):
     return values
 
 
-def _first_appearance_ids(src, dst):
-    """Number the labels of ``src``/``dst`` by first appearance.
+def _on_gpu(column):
+    return is_cudf(column) or module_of(column) is not np
 
-    Returns ``(src_ids, dst_ids, labels)`` with ``labels[i]`` the label of id i.
+
+def _numbered(src, dst):
+    """``(src_ids, dst_ids, labels)`` of two label columns (:mod:`.labels`)."""
+    if _on_gpu(src) != _on_gpu(dst):
+        raise TypeError("source and target columns must be on the same device")
+    if not _on_gpu(src):
+        if src.dtype != dst.dtype:
+            # Mixed dtypes (int64 and float64, ...): label the Python objects, so that
+            # 1 and 1.0 are one node labelled as it first appears, as in NetworkX.
+            src, dst = src.astype(object), dst.astype(object)
+        return first_appearance_ids(src, dst)
+    src, dst = _common_gpu_dtype(src, dst)
+    with cuda_errors("numbering the frame's nodes on the GPU"):
+        if is_cudf(src):
+            return cudf_first_appearance_ids(src, dst)
+        return first_appearance_ids(src, dst)
+
+
+def _common_gpu_dtype(src, dst):
+    """Two GPU label columns in one dtype that holds every label exactly.
+
+    Integers of any widths share one integer dtype, floats float64. Other
+    mixes (an int and a float, a string and an int) would need the Python
+    objects on the host to tell ``1`` from ``1.0`` as NetworkX does; they are
+    refused rather than copied.
     """
-    xp = module_of(src)
-    interleaved = xp.stack([src, dst], axis=1).ravel()
-    if interleaved.dtype == object:
-        codes, labels = _object_codes(interleaved)
-    else:
-        uniques, first, inverse = xp.unique(
-            interleaved, return_index=True, return_inverse=True
+    if src.dtype == dst.dtype:
+        return src, dst
+    kinds = {src.dtype.kind, dst.dtype.kind}
+    if is_cudf(src) or is_cudf(dst) or not (kinds <= set("iu") or kinds == {"f"}):
+        raise TypeError(
+            f"the source column holds {src.dtype} and the target column {dst.dtype}: on "
+            "the GPU both label columns must have one dtype, or both hold integers, or "
+            "both floats; cast one with .astype(...)"
         )
-        inverse = inverse.ravel()
-        order = xp.argsort(first)
-        rank = xp.empty_like(order)
-        rank[order] = xp.arange(order.size, dtype=order.dtype)
-        codes = rank[inverse]
-        labels = uniques[order]
-    codes = codes.reshape(-1, 2)
-    return xp.ascontiguousarray(codes[:, 0]), xp.ascontiguousarray(codes[:, 1]), labels
-
-
-def _object_codes(labels):
-    """First-appearance codes of object labels, and the labels of the codes.
-
-    As NetworkX's node dict: 1, 1.0, True and np.int64(1) are one node, labelled
-    as it first appears. pandas' factorize (a C loop over the rows) numbers the
-    rows by first appearance but keeps True apart from 1, so its uniques, far
-    fewer than the rows, are merged by a dict afterwards.
-    """
-    try:
-        import pandas as pd
-    except ImportError:  # a dict of lists needs no pandas: a dict over the rows
-        index = {}
-        codes = np.fromiter(
-            (index.setdefault(v, len(index)) for v in labels.tolist()), np.int64, labels.size
-        )
-        return codes, list(index)
-    codes, uniques = pd.factorize(labels, sort=False)
-    index = {}
-    merged = np.fromiter(
-        (index.setdefault(u, len(index)) for u in uniques.tolist()), np.int64, len(uniques)
-    )
-    return merged[codes], list(index)
+    common = np.promote_types(src.dtype, dst.dtype)
+    if common.kind == "f":  # int64 with uint64: int64 when every label fits
+        unsigned = src if src.dtype.kind == "u" else dst
+        if unsigned.size and int(unsigned.max()) > _LARGEST_ID:
+            raise TypeError(
+                f"the source column holds {src.dtype} and the target column {dst.dtype}, "
+                f"with labels of 2**63 or more: no integer dtype holds both; cast one "
+                "with .astype(...)"
+            )
+        common = np.dtype(np.int64)
+    return src.astype(common), dst.astype(common)
 
 
 def from_frame(
@@ -196,19 +217,8 @@ def from_frame(
     >>> nx_tricount.triangles(G)
     {'a': 1, 'b': 1, 'c': 1}
     """
-    src = _column(df, source, "source")
-    dst = _column(df, target, "target")
-    if module_of(src) is not module_of(dst):
-        raise TypeError("source and target columns must be on the same device")
-    if src.dtype != dst.dtype and module_of(src) is np:
-        # Mixed dtypes (int64 and float64, ...): label the Python objects, so that
-        # 1 and 1.0 are one node labelled as it first appears, as in NetworkX.
-        src, dst = src.astype(object), dst.astype(object)
-    if module_of(src) is np:
-        src_ids, dst_ids, labels = _first_appearance_ids(src, dst)
-    else:
-        with cuda_errors("numbering the frame's nodes on the GPU"):
-            src_ids, dst_ids, labels = _first_appearance_ids(src, dst)
+    df = _unproxied(df)
+    src_ids, dst_ids, labels = _numbered(_column(df, source, "source"), _column(df, target, "target"))
     reserved = [source, target] + ([edge_key] if multigraph and edge_key is not None else [])
     if edge_attr is None:
         names = []
@@ -237,7 +247,7 @@ def from_frame(
             if edge_attr is None:  # NetworkX reads the column unguarded then
                 raise
             raise nx.NetworkXError(f"Invalid edge_key argument: {edge_key}") from err
-        edge_keys = list(keys.to_pandas() if _is_cudf(keys) else keys)
+        edge_keys = list(keys.to_pandas() if is_cudf(keys) else keys)
     n = len(labels)
     return TriGraph(
         src_ids,

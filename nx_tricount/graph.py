@@ -10,6 +10,7 @@ graph, so repeated calls on one graph skip preprocessing.
 import numpy as np
 
 from .device import array_module, module_of, to_host
+from .labels import host_labels
 
 __all__ = ["TriGraph"]
 
@@ -129,7 +130,7 @@ class TriGraph:
             elif isinstance(self.labels, list):
                 self._label_list = self.labels
             else:
-                self._label_list = to_host(self.labels).tolist()
+                self._label_list = host_labels(self.labels).tolist()
         return self._label_list
 
     def _label_index(self):

@@ -10,8 +10,9 @@ by the ids of the rows, never looked up node by node.
 import numpy as np
 
 from .device import module_of, to_host
+from .labels import gather, host_labels, is_cudf
 
-__all__ = ["node_frame", "edge_frame", "build_frame", "frame_module", "label_array"]
+__all__ = ["node_frame", "edge_frame", "build_frame", "frame_module", "label_array", "labels_of"]
 
 
 def frame_module(G):
@@ -34,12 +35,24 @@ def frame_module(G):
 
 def label_array(G, xp):
     """Every node label in id order: a NumPy or CuPy array for array labels and
-    for the ids themselves, else a NumPy object array of the label objects."""
+    for the ids themselves, a cuDF Series for cuDF labels, else a NumPy object
+    array of the label objects."""
     if G.labels is None:
         return xp.arange(G.n, dtype=np.int64)
     if isinstance(G.labels, list):
-        return np.fromiter(G.labels, dtype=object, count=G.n)  # tuples stay whole
+        return host_labels(G.labels)
     return G.labels
+
+
+def labels_of(G, module, ids):
+    """The labels of ``ids`` (arrays of ids, any shape's rows) in columns for a
+    frame of ``module``: gathered on the GPU for cuDF when the labels are there,
+    else on the host."""
+    labels = label_array(G, module_of(ids[0]))
+    on_gpu = is_cudf(labels) or module_of(labels) is not np
+    if module.__name__ != "cudf" or not on_gpu:
+        labels, ids = host_labels(labels), [to_host(i) for i in ids]
+    return [gather(labels, i) for i in ids]
 
 
 def build_frame(module, columns):
@@ -109,7 +122,5 @@ def edge_frame(G, source, target, values, name):
     pandas.DataFrame or cudf.DataFrame
     """
     module = frame_module(G)
-    labels = label_array(G, module_of(source))
-    if module.__name__ != "cudf" or module_of(labels) is not module_of(source):
-        labels, source, target = to_host(labels), to_host(source), to_host(target)
-    return build_frame(module, {"source": labels[source], "target": labels[target], name: values})
+    sources, targets = labels_of(G, module, [source, target])
+    return build_frame(module, {"source": sources, "target": targets, name: values})

@@ -16,7 +16,7 @@ from .dispatch import networkx_function
 from .graph import TriGraph
 from .node_selection import coefficient_values, per_node_result, select
 from .plan import make_plan
-from .result_frames import build_frame, frame_module, label_array
+from .result_frames import build_frame, frame_module, labels_of
 from .should_run import single_node_is_cheaper
 
 __all__ = ["square_clustering", "generalized_degree", "all_triangles", "k_truss"]
@@ -225,10 +225,7 @@ def _triangle_frame(G, nbunch, plan):
     xp = module_of(batches[0]) if batches else np
     found = xp.concatenate(batches, axis=1) if batches else np.zeros((3, 0), dtype=np.int64)
     module = frame_module(G)
-    labels = label_array(G, xp)
-    if module.__name__ != "cudf" or module_of(labels) is not xp:
-        labels, found = to_host(labels), to_host(found)
-    return build_frame(module, dict(zip("uvw", labels[found])))
+    return build_frame(module, dict(zip("uvw", labels_of(G, module, list(found)))))
 
 
 def _names(G):

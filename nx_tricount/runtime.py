@@ -11,6 +11,7 @@ CuPy is imported here only, on first use, so the CPU engine never needs it.
 
 import contextlib
 import functools
+import hashlib
 from importlib.resources import files
 
 import numpy as np
@@ -31,6 +32,8 @@ __all__ = [
     "check_memory",
     "free_memory",
     "cuda_errors",
+    "compile_options",
+    "sources_digest",
     "gpu_failures",
     "kernel_timer",
     "kernel_ms",
@@ -95,6 +98,31 @@ def cuda_errors(what):
         ) from exc
 
 
+def sources_digest(directory):
+    """A digest of the text of every ``*.cu`` file in ``directory``.
+
+    CuPy's disk cache keys a binary by the compiled file's own text and the
+    options, not by the files it includes; with this digest among the options, a
+    changed ``common.cu`` (a new version of the package) never reuses a binary
+    built from the old one.
+    """
+    digest = hashlib.sha256()
+    for entry in sorted(directory.iterdir(), key=lambda entry: entry.name):
+        if entry.name.endswith(".cu"):
+            digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def compile_options(directory, defines):
+    """NVRTC options of a kernel file of ``directory``: C++17, its includes,
+    the ``-D`` ``defines`` and the sources' digest (a macro nothing reads)."""
+    return (
+        "-std=c++17",
+        f"-I{directory}",
+        f"-DNX_TRICOUNT_SOURCES_{sources_digest(directory)}",
+    ) + tuple(f"-D{k}={v}" for k, v in defines)
+
+
 @functools.cache
 def _module(source, device_id, defines):
     """The compiled RawModule of ``kernels/<source>`` with ``-D`` ``defines``."""
@@ -102,9 +130,8 @@ def _module(source, device_id, defines):
 
     directory = files("nx_tricount.kernels")
     code = (directory / source).read_text()
-    options = ("-std=c++17", f"-I{directory}") + tuple(f"-D{k}={v}" for k, v in defines)
     with cupy.cuda.Device(device_id):
-        return cupy.RawModule(code=code, options=options)
+        return cupy.RawModule(code=code, options=compile_options(directory, defines))
 
 
 def function(source, name, *, vid=np.int32, weight=np.float64, eid=None, defines=None):

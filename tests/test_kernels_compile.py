@@ -68,3 +68,23 @@ def test_kernels_compile_for_sm90(tmp_path):
         if process.returncode != 0 or "warning" in output:
             failures.append(f"{name} {defines}:\n{output}")
     assert not failures, "\n".join(failures)
+
+
+def test_compile_options_change_when_an_included_file_changes(tmp_path):
+    """Regression: CuPy's disk cache keys a kernel binary by the compiled file's
+    text and the options only. A changed ``common.cu`` beside an unchanged
+    ``wedge.cu`` must change the options, or a new version of the package would
+    load a binary built from the old ``common.cu``."""
+    from nx_tricount import runtime
+
+    for name in ("common.cu", "wedge.cu"):
+        (tmp_path / name).write_text((KERNELS / name).read_text())
+    defines = (("VID", "int"), ("WEIGHT", "double"))
+    before = runtime.compile_options(tmp_path, defines)
+    assert before == runtime.compile_options(tmp_path, defines)
+    (tmp_path / "common.cu").write_text((KERNELS / "common.cu").read_text() + "\n// changed\n")
+    after = runtime.compile_options(tmp_path, defines)
+    assert after != before
+    assert "-DVID=int" in after and f"-I{tmp_path}" in after
+    digest_macro = after[2].removeprefix("-D")
+    assert digest_macro.isidentifier()

@@ -1,10 +1,14 @@
 """Conversion between NetworkX graphs and ``TriGraph``.
 
-The NetworkX side is Python dicts, so one pass over ``G._adj`` is unavoidable;
+The NetworkX side is Python dicts, so one pass over ``G._adj`` is needed;
 it is done with ``np.fromiter`` over chained iterators (no per-edge Python
-statements), and ids follow G's node order.
+statements), and ids follow G's node order. One pass is saved: when nx-cugraph
+has already converted G (cached on G by NetworkX's dispatcher) and the call
+needs no attributes, its edge arrays on the GPU, whose ids are also positions
+in G's node order, are used instead.
 """
 
+import logging
 from itertools import chain
 
 import networkx as nx
@@ -14,6 +18,8 @@ from .device import to_host
 from .graph import TriGraph
 
 __all__ = ["from_networkx", "to_networkx", "NUMBER_TYPES"]
+
+logger = logging.getLogger("nx_tricount")
 
 
 def _integer_labels(nodes):
@@ -26,6 +32,12 @@ def _integer_labels(nodes):
         return None
 
 
+def _are_ids(nodes):
+    """Whether the nodes are the Python ints 0..n-1 in order."""
+    keys = _integer_labels(nodes)
+    return keys is not None and np.array_equal(keys, np.arange(keys.size))
+
+
 def _label_mapper(nodes):
     """Return ``(to_ids, identity)``: ``to_ids(labels, count)`` maps node labels
     to ids as an int64 array; ``identity`` says the nodes are the ints 0..n-1.
@@ -35,9 +47,9 @@ def _label_mapper(nodes):
     labels, all several times faster than a dict lookup per label; other labels
     go through a dict.
     """
-    keys = _integer_labels(nodes)
-    if keys is not None and np.array_equal(keys, np.arange(keys.size)):
+    if _are_ids(nodes):
         return (lambda labels, count: np.fromiter(labels, dtype=np.int64, count=count)), True
+    keys = _integer_labels(nodes)
     if keys is not None:
         if keys.size and 0 <= keys.min() and keys.max() < 8 * keys.size:
             # Dense labels: a direct-address table, one gather per label.
@@ -115,6 +127,10 @@ def from_networkx(
     """
     if not isinstance(G, nx.Graph):
         raise TypeError(f"expected a NetworkX graph, got {type(G).__name__}")
+    attributes = edge_attrs or node_attrs or preserve_edge_attrs or preserve_node_attrs
+    shared = None if attributes else _cugraph_conversion(G)
+    if shared is not None:
+        return _from_cugraph_arrays(G, shared, preserve_graph_attrs)
     adj = G._adj  # successors for directed graphs
     nodes = list(adj)
     n = len(nodes)
@@ -193,6 +209,44 @@ def from_networkx(
         node_data=node_data,
         edge_keys=edge_keys,
         unique_edges=not multigraph,
+    )
+
+
+def _cugraph_conversion(G):
+    """nx-cugraph's conversion of ``G`` (a ``CudaGraph`` of G's class) cached on
+    G by NetworkX's dispatcher, or None. NetworkX clears that cache when G
+    changes through its methods, so a cached conversion lists G's edges."""
+    cache = getattr(G, "__networkx_cache__", None)
+    if not cache or G.is_multigraph():
+        return None
+    for converted in list(cache.get("backends", {}).get("cugraph", {}).values()):
+        if (
+            hasattr(converted, "src_indices")
+            and converted.is_directed() == G.is_directed()
+            and not converted.is_multigraph()
+            and converted.number_of_nodes() == len(G)
+        ):
+            return converted
+    return None
+
+
+def _from_cugraph_arrays(G, converted, preserve_graph_attrs):
+    """A ``TriGraph`` of G from nx-cugraph's edge arrays (int32 ids on the GPU,
+    positions in G's node order; undirected edges listed from both ends)."""
+    src, dst = converted.src_indices, converted.dst_indices
+    if not G.is_directed():
+        once = src <= dst  # keep one row per edge, as from the adjacency
+        src, dst = src[once], dst[once]
+    nodes = list(G._adj)
+    logger.debug("tricount reuses nx-cugraph's conversion of the graph (%d edge rows)", src.size)
+    return TriGraph(
+        src,
+        dst,
+        len(nodes),
+        labels=None if _are_ids(nodes) else nodes,
+        directed=G.is_directed(),
+        graph=dict(G.graph) if preserve_graph_attrs else None,
+        unique_edges=True,
     )
 
 

@@ -137,3 +137,49 @@ def test_from_edges_validates_input():
     )
     # cbrt(1/8 * 8/8 * 1/8) = 1/4 per triangle; t = 2/4 over d(d-1) = 2.
     assert nx_tricount.clustering(weighted, weight="weight") == pytest.approx({0: 0.25, 1: 0.25, 2: 0.25})
+
+
+class _CudaGraphLike:
+    """What nx-cugraph caches on a NetworkX graph, as far as the conversion
+    reads it: edge arrays of positions in G's node order, both ends listed."""
+
+    def __init__(self, G):
+        position = {node: i for i, node in enumerate(G)}
+        rows = [(position[u], position[v]) for u, nbrs in G._adj.items() for v in nbrs]
+        self.src_indices = np.array([u for u, _ in rows], dtype=np.int32)
+        self.dst_indices = np.array([v for _, v in rows], dtype=np.int32)
+        self._directed = G.is_directed()
+        self._n = len(G)
+
+    def is_directed(self):
+        return self._directed
+
+    def is_multigraph(self):
+        return False
+
+    def number_of_nodes(self):
+        return self._n
+
+
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph])
+@pytest.mark.parametrize("nodes", ["ints in order", "strings"])
+def test_nx_cugraphs_cached_conversion_is_reused(cls, nodes, caplog):
+    G = nx.les_miserables_graph()  # string nodes
+    G = cls(G if nodes == "strings" else nx.convert_node_labels_to_integers(G))
+    G.add_edge(next(iter(G)), next(iter(G)))  # a self-loop
+    expected = (nx.clustering(G), nx.transitivity(G))
+    G.__networkx_cache__.setdefault("backends", {})["cugraph"] = {(False, False): _CudaGraphLike(G)}
+    with caplog.at_level("DEBUG", logger="nx_tricount"):
+        T = BackendInterface.convert_from_nx(G)
+    assert "reuses nx-cugraph's conversion" in caplog.text
+    assert list(T) == list(G)
+    assert (nx.clustering(T), nx.transitivity(T)) == expected
+
+
+def test_a_conversion_that_needs_attributes_reads_the_graph_itself(caplog):
+    G = nx.les_miserables_graph()
+    G.__networkx_cache__.setdefault("backends", {})["cugraph"] = {(False, False): _CudaGraphLike(G)}
+    with caplog.at_level("DEBUG", logger="nx_tricount"):
+        T = BackendInterface.convert_from_nx(G, edge_attrs={"weight": 1})
+    assert "reuses" not in caplog.text
+    assert nx.clustering(T, weight="weight") == pytest.approx(nx.clustering(G, weight="weight"))

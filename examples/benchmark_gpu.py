@@ -25,8 +25,11 @@ rests on.
 
 ``--family`` instead reports the wall-clock seconds (median of --repeats after a
 warm-up) of the rest of the triangle family through NetworkX on the GPU, on each
-graph without its self-loops: ``triangles`` (for scale), ``square_clustering``,
-``generalized_degree``, ``all_triangles`` as a frame, ``k_truss(G, 5)``.
+graph without its self-loops, a fresh ``TriGraph`` per call (preprocessing
+included): ``triangles`` (for scale), ``square_clustering``,
+``generalized_degree``, ``all_triangles`` as a frame, ``k_truss(G, 5)`` (or the
+calls named by ``--functions``); where nx-cugraph imports, its ``k_truss(G, 5)``
+on the same edges too, whose edges must be the same.
 
 ``--matrix`` instead runs every algorithm under every orientation x ordering and
 reports preprocessing, kernel and total (preprocessing + count) ms of the total
@@ -40,6 +43,7 @@ Usage::
     python examples/benchmark_gpu.py --graphs g18 g20 --matrix
     python examples/benchmark_gpu.py --graphs g18 g22 --weighted
     python examples/benchmark_gpu.py --graphs g18 g20 --family --repeats 3
+    python examples/benchmark_gpu.py --family --functions triangles k_truss_5
     python examples/benchmark_gpu.py --graphs g18 g20 --calibrate-lambda
     python examples/benchmark_gpu.py --smoke   # seconds; runs without a GPU too
 
@@ -163,6 +167,10 @@ def weighted(name, args):
     return rows
 
 
+#: The calls of ``--family``.
+FAMILY = ("triangles", "square_clustering", "generalized_degree", "all_triangles_frame", "k_truss_5")
+
+
 def family(name, args):
     """Wall-clock seconds of the triangle family's functions on the GPU."""
     import networkx as nx
@@ -171,15 +179,23 @@ def family(name, args):
 
     src, dst, _ = GRAPHS[name]()
     keep = src != dst  # k_truss refuses self-loops, as NetworkX does
-    G = nx_tricount.from_edges(src[keep], dst[keep])
+    src, dst = src[keep], dst[keep]
+
+    def fresh():  # a new graph per call: its preprocessing is timed too
+        return nx_tricount.from_edges(src, dst)
+
     calls = {
-        "triangles": lambda: nx.triangles(G, backend="tricount", device="gpu"),
-        "square_clustering": lambda: nx.square_clustering(G, backend="tricount", device="gpu"),
-        "generalized_degree": lambda: nx.generalized_degree(G, backend="tricount", device="gpu"),
-        "all_triangles_frame": lambda: nx_tricount.all_triangles(G, as_frame=True, device="gpu"),
-        "k_truss_5": lambda: nx_tricount.k_truss(G, 5, device="gpu"),
+        "triangles": lambda: nx.triangles(fresh(), backend="tricount", device="gpu"),
+        "square_clustering": lambda: nx.square_clustering(fresh(), backend="tricount", device="gpu"),
+        "generalized_degree": lambda: nx.generalized_degree(fresh(), backend="tricount", device="gpu"),
+        "all_triangles_frame": lambda: nx_tricount.all_triangles(fresh(), as_frame=True, device="gpu"),
+        "k_truss_5": lambda: nx_tricount.k_truss(fresh(), 5, device="gpu"),
     }
-    row = dict(graph=name, rows=int(keep.sum()))
+    calls = {label: call for label, call in calls.items() if label in args.functions}
+    peer = nx_cugraph_k_truss(src, dst) if "k_truss_5" in calls else None
+    if peer is not None:
+        calls["nx_cugraph_k_truss_5"] = peer
+    row = dict(graph=name, rows=int(src.size))
     for label, call in calls.items():
         call()
         times = []
@@ -189,8 +205,37 @@ def family(name, args):
             cupy.cuda.get_current_stream().synchronize()
             times.append(time.perf_counter() - start)
         row[f"{label}_s"] = statistics.median(times)
+    if peer is not None:  # the same 5-truss: its edges, counted once
+        ours = calls["k_truss_5"]()
+        row["k_truss_5_edges"] = len(distinct_pairs(ours.src, ours.dst, ours.n))
+        assert peer().number_of_edges() == row["k_truss_5_edges"]
     print(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()), flush=True)
     return [row]
+
+
+def distinct_pairs(src, dst, n):
+    """The distinct undirected edges of ``src``/``dst`` as keys ``lo * n + hi``."""
+    lo, hi = cupy.minimum(src, dst).astype(cupy.int64), cupy.maximum(src, dst).astype(cupy.int64)
+    return cupy.unique(lo * n + hi)
+
+
+def nx_cugraph_k_truss(src, dst):
+    """nx-cugraph's ``k_truss(G, 5)`` on the same edges as a call, when
+    nx-cugraph imports: its graph (symmetric, without duplicates, int32 ids,
+    as it requires) is built once on the GPU beforehand, so the call times
+    nx-cugraph's k-truss alone, its own edge-list preparation included."""
+    try:
+        import networkx as nx
+        import nx_cugraph
+    except ImportError:
+        return None
+    n = int(max(src.max(), dst.max())) + 1
+    keys = distinct_pairs(src, dst, n)
+    lo, hi = (keys // n).astype(cupy.int32), (keys % n).astype(cupy.int32)
+    graph = nx_cugraph.Graph.from_coo(
+        n, cupy.concatenate([lo, hi]), cupy.concatenate([hi, lo]), use_compat_graph=False
+    )
+    return lambda: nx.k_truss(graph, 5)
 
 
 def spgemm(prepared, repeats):
@@ -440,6 +485,8 @@ def main():
     parser.add_argument("--matrix", action="store_true", help="every algorithm x orientation x ordering")
     parser.add_argument("--weighted", action="store_true", help="weighted per-node kernels only")
     parser.add_argument("--family", action="store_true", help="the rest of the triangle family only")
+    parser.add_argument("--functions", nargs="+", default=list(FAMILY),
+                        choices=list(FAMILY), help="with --family: these calls only")
     parser.add_argument("--all-preprocessing", action="store_true",
                         help="with --matrix, also orientation id on ids not ordered by degree")
     parser.add_argument("--calibrate-lambda", action="store_true", help="A-order's lambda by kernel time")

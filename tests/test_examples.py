@@ -21,6 +21,7 @@ COVERED = (
     "benchmark_auto.py",
     "benchmark_gpu.py",
     "benchmark_scale.py",
+    "benchmark_cudf.py",
 )
 
 
@@ -94,3 +95,11 @@ def test_benchmark_scale():
     rc, out, err = run_example("benchmark_scale.py", "--smoke")
     assert rc == 0, err
     assert out.count('"parts": ') == 3 and "every partition gives the same transitivity" in out
+
+
+def test_benchmark_cudf(tmp_path):
+    rc, out, err = run_example("benchmark_cudf.py", "--smoke", "--json", str(tmp_path / "cudf.json"))
+    assert rc == 0, err
+    rows = json.loads((tmp_path / "cudf.json").read_text())
+    assert [row["labels"] for row in rows] == ["int64", "str"]
+    assert all(row["triangles"] > 0 and row["per_node_frame_ms"] > 0 for row in rows)

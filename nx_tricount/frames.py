@@ -64,6 +64,8 @@ def _column(frame, name, role):
         ) from None
     if is_cudf(series):
         series = _no_missing(series, bool(series.isna().any()), name, role)
+        if series.dtype.name == "category":  # the values, as NetworkX sees them
+            series = series.astype(series.dtype.categories.dtype)
         # Numbers as a CuPy view; other dtypes stay a cuDF Series, numbered on the GPU.
         return series.to_cupy() if series.dtype.kind in "iufb" else series.reset_index(drop=True)
     if _is_series(series) and isinstance(series.dtype, np.dtype) and series.dtype.kind in "iufbO":

@@ -109,16 +109,17 @@ def transitivity_sums(G, plan):
         if G.directed:
             prepared = preparation.successor_csr(G, plan.preparation_device)
             closed = run(plan, prepared, "total").total
-            degree = to_host(prepared.indptr[1:] - prepared.indptr[:-1])
+            degree = (prepared.indptr[1:] - prepared.indptr[:-1]).astype(np.int64)
         else:
             prepared = _oriented(G, plan)
             closed = 6 * run(plan, prepared, "total").total
-            degree = to_host(prepared.degree)
+            degree = prepared.degree.astype(np.int64)
         return closed, _exact_sum(degree * (degree - 1))
 
 
 def _exact_sum(values):
-    """Sum of a non-negative int64 array as a Python int, without overflow."""
+    """Sum of a non-negative int64 array (NumPy or CuPy, summed where it is) as
+    a Python int, without overflow."""
     high = int((values >> 32).sum())
     low = int((values & 0xFFFFFFFF).sum())
     return (high << 32) + low

@@ -212,21 +212,31 @@ def from_networkx(
     )
 
 
+def _cached_conversions(graph):
+    """The conversions to nx-cugraph cached on ``graph`` by NetworkX's dispatcher."""
+    cache = getattr(graph, "__networkx_cache__", None) or {}
+    return list(cache.get("backends", {}).get("cugraph", {}).values())
+
+
 def _cugraph_conversion(G):
     """nx-cugraph's conversion of ``G`` (a ``CudaGraph`` of G's class) cached on
     G by NetworkX's dispatcher, or None. NetworkX clears that cache when G
-    changes through its methods, so a cached conversion lists G's edges."""
-    cache = getattr(G, "__networkx_cache__", None)
-    if not cache or G.is_multigraph():
+    changes through its methods, so a cached conversion lists G's edges.
+
+    nx-cugraph caches either the ``CudaGraph`` itself or, by default, a
+    NetworkX-compatible graph that keeps the ``CudaGraph`` in its own cache.
+    """
+    if G.is_multigraph():
         return None
-    for converted in list(cache.get("backends", {}).get("cugraph", {}).values()):
-        if (
-            hasattr(converted, "src_indices")
-            and converted.is_directed() == G.is_directed()
-            and not converted.is_multigraph()
-            and converted.number_of_nodes() == len(G)
-        ):
-            return converted
+    for converted in _cached_conversions(G):
+        for graph in [converted, *_cached_conversions(converted)]:
+            if (
+                hasattr(graph, "src_indices")
+                and graph.is_directed() == G.is_directed()
+                and not graph.is_multigraph()
+                and graph.number_of_nodes() == len(G)
+            ):
+                return graph
     return None
 
 

@@ -161,14 +161,23 @@ class _CudaGraphLike:
         return self._n
 
 
+class _CompatGraphLike:
+    """nx-cugraph's default conversion: a graph keeping the CudaGraph in its cache."""
+
+    def __init__(self, cuda_graph):
+        self.__networkx_cache__ = {"backends": {"cugraph": {(True, True): cuda_graph}}}
+
+
 @pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph])
 @pytest.mark.parametrize("nodes", ["ints in order", "strings"])
-def test_nx_cugraphs_cached_conversion_is_reused(cls, nodes, caplog):
+@pytest.mark.parametrize("compat", [False, True], ids=["cuda-graph", "compat-graph"])
+def test_nx_cugraphs_cached_conversion_is_reused(cls, nodes, compat, caplog):
     G = nx.les_miserables_graph()  # string nodes
     G = cls(G if nodes == "strings" else nx.convert_node_labels_to_integers(G))
     G.add_edge(next(iter(G)), next(iter(G)))  # a self-loop
     expected = (nx.clustering(G), nx.transitivity(G))
-    G.__networkx_cache__.setdefault("backends", {})["cugraph"] = {(False, False): _CudaGraphLike(G)}
+    cached = _CompatGraphLike(_CudaGraphLike(G)) if compat else _CudaGraphLike(G)
+    G.__networkx_cache__.setdefault("backends", {})["cugraph"] = {(False, False): cached}
     with caplog.at_level("DEBUG", logger="nx_tricount"):
         T = BackendInterface.convert_from_nx(G)
     assert "reuses nx-cugraph's conversion" in caplog.text

@@ -155,7 +155,7 @@ def clustering(
         raise selection.error  # after the nodes before it, as NetworkX goes node by node
     if as_frame:
         return node_frame(G, selection, ratio, "clustering")
-    return per_node_result(G, selection, coefficient_values(ratio, nonzero))
+    return per_node_result(G, selection, coefficient_values(to_host(ratio), to_host(nonzero)))
 
 
 @networkx_function
@@ -203,7 +203,7 @@ def average_clustering(
     # Every node, numeric weights: the coefficients' array, no dict (else clustering's rules).
     if nodes is None and not G.multigraph and not isinstance(G.edge_data.get(weight), list):
         ratio, _ = terms.clustering_coefficients(G, make_plan(G, **settings), weight, slice(None))
-        return node_mean(ratio, count_zeros)
+        return node_mean(to_host(ratio), count_zeros)
     c = clustering(G, nodes, weight, **settings).values()
     c = c if count_zeros else [v for v in c if abs(v) > 0]
     return sum(c) / len(c)  # Python's sum in NetworkX's order, as NetworkX

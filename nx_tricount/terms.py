@@ -8,7 +8,7 @@ transitivity. Arrays stay on the plan's device; the NetworkX layer
 import numpy as np
 
 from . import preparation, runtime
-from .device import module_of, to_host
+from .device import module_of
 from .execute import run
 from .preprocess import STREAMED
 
@@ -87,15 +87,15 @@ def clustering_terms(G, plan, weight, considered):
 
 
 def clustering_coefficients(G, plan, weight, considered):
-    """``(ratio, nonzero)`` as NumPy arrays: each vertex's clustering
-    ``t / denominator`` (0.0 where ``t`` is 0) and where ``t`` is nonzero
-    (:func:`clustering_terms` says what ``t`` is; the arguments are its)."""
+    """``(ratio, nonzero)`` on the device they were counted on: each vertex's
+    clustering ``t / denominator`` (0.0 where ``t`` is 0) and where ``t`` is
+    nonzero (:func:`clustering_terms` says what ``t`` is; the arguments are its)."""
     with runtime.gpu_failures(plan.device):
         t, denominator = clustering_terms(G, plan, weight, considered)
         nonzero = t != 0
         ratio = module_of(t).zeros(t.shape, dtype=np.float64)
         ratio[nonzero] = t[nonzero] / denominator[nonzero]  # CuPy's divide has no where=.
-        return to_host(ratio), to_host(nonzero)
+        return ratio, nonzero
 
 
 def transitivity_sums(G, plan):

@@ -44,6 +44,13 @@ class TriGraph:
     unique_edges : bool
         Each edge (each unordered pair, if undirected) has at most one row, as
         in a NetworkX Graph or DiGraph; preprocessing then skips deduplication.
+
+    Attributes
+    ----------
+    networkx_class : type or None
+        The class of the NetworkX graph NetworkX's dispatcher converted this
+        graph from: functions that return a graph (``k_truss``) return one of
+        that class, as NetworkX would.
     """
 
     __networkx_backend__ = "tricount"
@@ -83,6 +90,7 @@ class TriGraph:
         self.node_data = node_data
         self.edge_keys = edge_keys
         self.unique_edges = bool(unique_edges)
+        self.networkx_class = None
         self.__networkx_cache__ = {}
         self._prepared = {}
         self._index = None

@@ -30,8 +30,8 @@ class BackendInterface:
         graph_name=None,
         **kwargs,
     ):
-        """Convert a NetworkX graph into a ``TriGraph``."""
-        return from_networkx(
+        """Convert a NetworkX graph into a ``TriGraph`` that remembers its class."""
+        converted = from_networkx(
             graph,
             edge_attrs=edge_attrs,
             node_attrs=node_attrs,
@@ -39,6 +39,8 @@ class BackendInterface:
             preserve_node_attrs=preserve_node_attrs,
             preserve_graph_attrs=preserve_graph_attrs,
         )
+        converted.networkx_class = type(graph)
+        return converted
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):

@@ -258,7 +258,9 @@ def k_truss(G, k, *, algorithm=None, orientation=None, ordering=None, device=Non
     Returns
     -------
     TriGraph, or a graph of G's class for a NetworkX graph
-        A new graph with the node, edge and graph attributes of G.
+        A new graph with the node, edge and graph attributes of G. Through
+        NetworkX (``nx.k_truss``, automatic dispatch or ``backend="tricount"``)
+        a NetworkX graph gives a graph of its class too.
 
     Raises
     ------
@@ -284,4 +286,6 @@ def k_truss(G, k, *, algorithm=None, orientation=None, ordering=None, device=Non
     H = family_terms.k_truss(T, _plan(T, algorithm, orientation, ordering, device), k)
     if isinstance(G, nx.Graph):
         return to_networkx(H, into=G.__class__())
+    if T.networkx_class is not None:  # NetworkX's dispatcher converted a NetworkX graph
+        return to_networkx(H, into=T.networkx_class())
     return H

@@ -129,8 +129,20 @@ def test_k_truss_matches_networkx(name, settings):
     G.remove_edges_from(list(nx.selfloop_edges(G)))
     for k in (-1, 2, 3, 4, 5, 7, 2.5, float("inf"), float("nan")):
         H = nx.k_truss(G, k, backend="tricount", **settings)
-        assert isinstance(H, nx_tricount.TriGraph)
-        assert_same_graph(nx_tricount.to_networkx(H), nx.k_truss(G, k))
+        assert type(H) is type(G)  # NetworkX's dispatcher gives a TriGraph: G's class back
+        assert_same_graph(H, nx.k_truss(G, k))
+        T = nx_tricount.from_networkx(G)
+        assert isinstance(nx.k_truss(T, k, **settings), nx_tricount.TriGraph)
+
+
+def test_k_truss_under_automatic_dispatch_returns_networkx_graphs(caplog):
+    """A drop-in script gets NetworkX's graph back, not the backend's."""
+    G = nx.les_miserables_graph()
+    with nx.config.backend_priority(k_truss=["tricount"]), caplog.at_level("DEBUG", logger="networkx"):
+        H = nx.k_truss(G, 5)
+    assert "Using backend 'tricount' for call to 'k_truss'" in caplog.text
+    assert type(H) is nx.Graph
+    assert_same_graph(H, nx.k_truss(G, 5, backend="networkx"))
 
 
 def test_k_truss_keeps_every_attribute_and_the_class():

@@ -22,6 +22,7 @@ COVERED = (
     "benchmark_gpu.py",
     "benchmark_scale.py",
     "benchmark_cudf.py",
+    "benchmark_networkx.py",
 )
 
 
@@ -103,3 +104,12 @@ def test_benchmark_cudf(tmp_path):
     rows = json.loads((tmp_path / "cudf.json").read_text())
     assert [row["labels"] for row in rows] == ["int64", "str"]
     assert all(row["triangles"] > 0 and row["per_node_frame_ms"] > 0 for row in rows)
+
+
+def test_benchmark_networkx(tmp_path):
+    rc, out, err = run_example("benchmark_networkx.py", "--smoke", "--json", str(tmp_path / "layer.json"))
+    assert rc == 0, err
+    rows = json.loads((tmp_path / "layer.json").read_text())
+    assert {row["call"] for row in rows} >= {"transitivity", "directed_transitivity", "auto_cost_pct"}
+    assert all(row["ms"] > 0 for row in rows)
+    assert "auto (% of a transitivity)" in out

@@ -123,6 +123,19 @@ def test_auto_device_counts_small_graphs_on_the_cpu(monkeypatch):
     assert nx_tricount.make_plan(nx.karate_club_graph(), device="gpu", algorithm="merge").device == "gpu"
 
 
+def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):
+    # Simulated GPU machine: directed graphs count on their successor lists, where
+    # merge beat the skew rule's wedge (docs/benchmarks.md), whatever their degrees.
+    monkeypatch.setattr("nx_tricount.plan.resolve_device", lambda requested: "gpu" if requested != "cpu" else "cpu")
+    monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
+    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+    monkeypatch.setattr("nx_tricount.plan.GPU_LOOK_ROWS", 1)  # the skew rule would say wedge
+    monkeypatch.setattr("nx_tricount.plan.mean_endpoint_degree", lambda G, device: 10 * GPU_WEDGE_SKEW)
+    src, dst = rmat_edges(11, seed=1)
+    directed = nx_tricount.make_plan(from_edges(src, dst, directed=True))
+    assert directed.algorithm == "merge" and "a directed graph" in str(directed)
+
+
 def test_networkx_counts_the_triangles_of_tiny_graphs_itself(caplog):
     G = nx.karate_club_graph()
     reason = tiny_graph_is_cheaper((G,), {})

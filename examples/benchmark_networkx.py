@@ -1,0 +1,166 @@
+"""Benchmark the NetworkX layer: whole calls through NetworkX against their targets.
+
+Each call gets a fresh ``TriGraph`` made from the edge arrays in GPU memory
+(``nx_tricount.from_edges``), so its preprocessing is timed with it, and runs
+through NetworkX's dispatcher (``nx.transitivity(G)``, ...); wall clock after a
+synchronisation, median of --repeats runs after a warm-up, milliseconds. The
+graphs are the GPU suite of ``benchmark_gpu.py``; directed graphs take the same
+edge lists as arcs, weighted ones random weights in [0, 1) (seeded).
+
+Besides the calls, it reports what ``auto`` costs: a transitivity under
+``auto`` against the same call with the configuration ``auto`` chose named
+explicitly (so that no statistics are read), as a percentage of the call.
+
+It prints one table, each figure beside its target (issue 18 of the project,
+from WeTriC and nx-cugraph measured on the same H100), and writes the rows as
+JSON with --json.
+
+Usage::
+
+    python examples/benchmark_networkx.py --graphs g22 g23 --json layer.json
+    python examples/benchmark_networkx.py --graphs g22 --calls directed_transitivity \
+        --algorithms auto merge hash wedge      # the calls under each algorithm
+    python examples/benchmark_networkx.py --smoke    # R-MAT 8 on the CPU engine
+"""
+
+import argparse
+import json
+import statistics
+import time
+
+import networkx as nx
+import numpy as np
+
+import nx_tricount
+from nx_tricount.device import gpu_available
+from nx_tricount.generators import rmat_edges
+
+#: The calls, each given (src, dst, weights) and the device.
+CALLS = {
+    "transitivity": lambda e, d: nx.transitivity(_graph(e, d)),
+    "triangles_dict": lambda e, d: nx.triangles(_graph(e, d)),
+    "clustering_dict": lambda e, d: nx.clustering(_graph(e, d)),
+    "average_clustering": lambda e, d: nx.average_clustering(_graph(e, d)),
+    "average_clustering_weighted": lambda e, d: nx.average_clustering(_graph(e, d, weighted=True), weight="weight"),
+    "directed_transitivity": lambda e, d: nx.transitivity(_graph(e, d, directed=True)),
+    "directed_average_clustering": lambda e, d: nx.average_clustering(_graph(e, d, directed=True)),
+    "directed_average_clustering_weighted": lambda e, d: nx.average_clustering(
+        _graph(e, d, directed=True, weighted=True), weight="weight"
+    ),
+}
+
+#: Targets in milliseconds (issue 18), by graph and call.
+TARGETS = {
+    "g22": {
+        "transitivity": 60, "average_clustering": 150, "average_clustering_weighted": 250,
+        "directed_average_clustering": 250, "directed_average_clustering_weighted": 300,
+        "directed_transitivity": 250, "clustering_dict": 700,
+    },
+    "g23": {"transitivity": 150, "triangles_dict": 1000},
+}
+
+#: The share of a call ``auto``'s statistics and plan may take (issue 18).
+AUTO_TARGET_PCT = 3.0
+
+
+def _graph(edges, device, directed=False, weighted=False):
+    src, dst, weights = edges
+    return nx_tricount.from_edges(src, dst, directed=directed, weight=weights if weighted else None)
+
+
+def _suite():
+    from benchmark_gpu import GRAPHS  # the GPU suite, drawn on the GPU
+
+    return GRAPHS
+
+
+def synchronise(device):
+    if device == "gpu":
+        import cupy
+
+        cupy.cuda.Device().synchronize()
+
+
+def median_ms(call, device, repeats):
+    call()
+    times = []
+    for _ in range(repeats):
+        synchronise(device)
+        start = time.perf_counter()
+        call()
+        synchronise(device)
+        times.append(1e3 * (time.perf_counter() - start))
+    return statistics.median(times)
+
+
+def auto_cost_pct(edges, device, repeats):
+    """``auto``'s share of a transitivity: auto against its own choice named."""
+    plan = nx_tricount.make_plan(_graph(edges, device), device=device)
+    chosen = dict(algorithm=plan.algorithm, orientation=plan.orientation, ordering=plan.ordering)
+    with nx.config.backends.tricount(device=device):
+        auto = median_ms(lambda: nx.transitivity(_graph(edges, device)), device, repeats)
+        with nx.config.backends.tricount(**chosen):
+            named = median_ms(lambda: nx.transitivity(_graph(edges, device)), device, repeats)
+    return 100 * (auto - named) / named, auto, named
+
+
+def bench(name, edges, device, calls, repeats, algorithms=("auto",)):
+    rows = []
+    for algorithm in algorithms:
+        with nx.config.backends.tricount(device=device, algorithm=algorithm):
+            for call in calls:
+                ms = median_ms(lambda: CALLS[call](edges, device), device, repeats)
+                target = TARGETS.get(name, {}).get(call)
+                rows.append(dict(graph=name, call=call, algorithm=algorithm, ms=round(ms, 2),
+                                 target_ms=target, met=None if target is None else ms <= target))
+                print(json.dumps(rows[-1]), flush=True)
+    pct, auto, named = auto_cost_pct(edges, device, repeats)
+    rows.append(dict(graph=name, call="auto_cost_pct", ms=round(auto, 2), named_ms=round(named, 2),
+                     pct=round(pct, 1), target_pct=AUTO_TARGET_PCT, met=pct <= AUTO_TARGET_PCT))
+    print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def table(rows):
+    print(f"\n{'graph':6s} {'call':38s} {'algorithm':9s} {'ms':>10s} {'target':>8s}  met")
+    for r in rows:
+        if r["call"] == "auto_cost_pct":
+            print(f"{r['graph']:6s} {'auto (% of a transitivity)':38s} {'':9s} {r['pct']:9.1f}% "
+                  f"{r['target_pct']:7.1f}%  {r['met']}")
+        else:
+            target = "" if r["target_ms"] is None else f"{r['target_ms']:8d}"
+            met = "" if r["met"] is None else r["met"]
+            print(f"{r['graph']:6s} {r['call']:38s} {r['algorithm']:9s} {r['ms']:10.2f} {target:>8s}  {met}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--graphs", nargs="+", default=["g18", "g20", "g22", "g23", "grid", "ba"])
+    parser.add_argument("--calls", nargs="+", default=list(CALLS), choices=list(CALLS))
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--algorithms", nargs="+", default=["auto"],
+                        help="run the calls under each of these algorithm settings")
+    parser.add_argument("--json", help="write the rows here")
+    parser.add_argument("--smoke", action="store_true", help="R-MAT 8 on the CPU engine")
+    args = parser.parse_args()
+    rows = []
+    if args.smoke or not gpu_available():
+        src, dst = rmat_edges(8, seed=8)
+        weights = np.random.default_rng(1).random(src.size)
+        rows += bench("rmat8", (src, dst, weights), "cpu", args.calls, 1, args.algorithms)
+    else:
+        import cupy
+
+        for name in args.graphs:
+            src, dst, _ = _suite()[name]()
+            weights = cupy.random.default_rng(1).random(src.size)
+            rows += bench(name, (src, dst, weights), "gpu", args.calls, args.repeats, args.algorithms)
+            del src, dst, weights
+    table(rows)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -25,11 +25,10 @@ Usage::
 
 import argparse
 import json
-import statistics
-import time
 
 import networkx as nx
 import numpy as np
+from benchmark_cudf import median_ms  # wall clock after a synchronisation, median
 
 import nx_tricount
 from nx_tricount.device import gpu_available
@@ -72,25 +71,6 @@ def _suite():
     from benchmark_gpu import GRAPHS  # the GPU suite, drawn on the GPU
 
     return GRAPHS
-
-
-def synchronise(device):
-    if device == "gpu":
-        import cupy
-
-        cupy.cuda.Device().synchronize()
-
-
-def median_ms(call, device, repeats):
-    call()
-    times = []
-    for _ in range(repeats):
-        synchronise(device)
-        start = time.perf_counter()
-        call()
-        synchronise(device)
-        times.append(1e3 * (time.perf_counter() - start))
-    return statistics.median(times)
 
 
 def auto_cost_pct(edges, device, repeats):

@@ -109,11 +109,11 @@ def transitivity_sums(G, plan):
         if G.directed:
             prepared = preparation.successor_csr(G, plan.preparation_device)
             closed = run(plan, prepared, "total").total
-            degree = (prepared.indptr[1:] - prepared.indptr[:-1]).astype(np.int64)
+            degree = (prepared.indptr[1:] - prepared.indptr[:-1]).astype(np.int64, copy=False)
         else:
             prepared = _oriented(G, plan)
             closed = 6 * run(plan, prepared, "total").total
-            degree = prepared.degree.astype(np.int64)
+            degree = prepared.degree.astype(np.int64, copy=False)
         return closed, _exact_sum(degree * (degree - 1))
 
 

@@ -284,8 +284,6 @@ def k_truss(G, k, *, algorithm=None, orientation=None, ordering=None, device=Non
     if bool((T.src == T.dst).any()):
         raise nx.NetworkXNotImplemented(_SELF_LOOPS)
     H = family_terms.k_truss(T, _plan(T, algorithm, orientation, ordering, device), k)
-    if isinstance(G, nx.Graph):
-        return to_networkx(H, into=G.__class__())
-    if T.networkx_class is not None:  # NetworkX's dispatcher converted a NetworkX graph
-        return to_networkx(H, into=T.networkx_class())
-    return H
+    # A NetworkX graph, given here or converted by NetworkX's dispatcher, gets its class back.
+    networkx_class = type(G) if isinstance(G, nx.Graph) else T.networkx_class
+    return H if networkx_class is None else to_networkx(H, into=networkx_class())

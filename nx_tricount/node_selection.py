@@ -16,6 +16,8 @@ from typing import NamedTuple
 import networkx as nx
 import numpy as np
 
+from .python_sum import python_float_sum
+
 __all__ = ["Selection", "select", "per_node_result", "coefficient_values"]
 
 
@@ -104,9 +106,9 @@ def coefficient_values(ratio, nonzero):
 
 def node_mean(coefficients, count_zeros):
     """NetworkX's ``sum(c) / len(c)`` of coefficients in its order (the nonzero
-    ones only without ``count_zeros``), added by Python's own ``sum`` over the
-    floats (left to right before Python 3.12, compensated from it), in C: NetworkX's
-    int 0 adds as 0.0 does, so the result is NetworkX's to the bit."""
+    ones only without ``count_zeros``), added as the running Python's ``sum``
+    adds floats (:mod:`nx_tricount.python_sum`), so the result is NetworkX's to
+    the bit; an empty ``c`` raises ZeroDivisionError, as in NetworkX."""
     if not count_zeros:
         coefficients = coefficients[np.abs(coefficients) > 0]
-    return sum(coefficients.tolist()) / len(coefficients)
+    return python_float_sum(coefficients) / len(coefficients)

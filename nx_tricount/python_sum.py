@@ -1,0 +1,70 @@
+"""Python's built-in ``sum`` over float64 values, to the bit, in compiled code.
+
+NetworkX averages coefficients with ``sum(c) / len(c)``. CPython adds floats
+left to right before 3.12 and with Neumaier's compensated summation from 3.12 on
+(``builtin_sum_impl`` in ``Python/bltinmodule.c``): the running sum ``t`` and a
+compensation ``c`` that collects each addition's rounding error, added to the sum
+at the end unless it is zero or not finite. Its start value, the int ``0``, adds
+as ``0.0`` does. :func:`python_float_sum` runs the loop of the running
+interpreter's rule in numba, so that a mean over millions of nodes needs no
+Python float objects; without ``fastmath`` numba keeps IEEE order, operation
+for operation.
+"""
+
+import math
+import sys
+
+import numpy as np
+from numba import njit
+
+__all__ = ["python_float_sum", "COMPENSATED"]
+
+#: Whether the running Python's ``sum`` of floats is compensated (3.12 and later).
+COMPENSATED = sys.version_info >= (3, 12)
+
+
+@njit(cache=True)
+def _left_to_right(values):
+    total = 0.0
+    for x in values:
+        total += x
+    return total
+
+
+@njit(cache=True)
+def _neumaier(values):
+    total = 0.0
+    compensation = 0.0
+    for x in values:
+        t = total + x
+        if abs(total) >= abs(x):
+            compensation += (total - t) + x
+        else:
+            compensation += (x - t) + total
+        total = t
+    # CPython: keeps the sign of a negative zero and an infinite sum infinite.
+    if compensation != 0.0 and math.isfinite(compensation):
+        total += compensation
+    return total
+
+
+def python_float_sum(values, compensated=COMPENSATED):
+    """``sum(values.tolist())`` as the running Python computes it.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        One-dimensional, float64.
+    compensated : bool, optional
+        CPython's rule from 3.12 on (Neumaier) or before it (left to right);
+        the running interpreter's by default.
+
+    Returns
+    -------
+    float or int
+        The int ``0`` for no values, as ``sum([])``.
+    """
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if values.size == 0:
+        return 0
+    return float(_neumaier(values) if compensated else _left_to_right(values))

@@ -1,0 +1,72 @@
+"""python_float_sum is Python's own sum of floats, bit for bit, under both of
+CPython's rules (left to right before 3.12, Neumaier's from it)."""
+
+import math
+import struct
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from nx_tricount.python_sum import COMPENSATED, python_float_sum
+
+FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
+# Magnitudes far apart, where the two rules round differently.
+SPREAD = st.sampled_from([1.0, 1e-16, 1e16, -1e16, 0.1, -0.0, 3.0, 1e308, -1e308, 5e-324])
+
+
+def _bits(x):
+    return struct.pack("<d", x) if isinstance(x, float) else x
+
+
+def _neumaier_reference(values):
+    """CPython 3.12's float loop of ``builtin_sum_impl``, started by ``0 + first``."""
+    if not values:
+        return 0
+    total, compensation = 0 + values[0], 0.0
+    for x in values[1:]:
+        t = total + x
+        if abs(total) >= abs(x):
+            compensation += (total - t) + x
+        else:
+            compensation += (x - t) + total
+        total = t
+    if compensation and math.isfinite(compensation):
+        total += compensation
+    return total
+
+
+def _left_to_right_reference(values):
+    total = 0
+    for x in values:
+        total = total + x
+    return total
+
+
+@settings(deadline=None, max_examples=500)
+@given(arrays(np.float64, st.integers(0, 60), elements=FLOATS | SPREAD))
+def test_the_running_pythons_sum(values):
+    assert _bits(python_float_sum(values)) == _bits(sum(values.tolist()))
+
+
+@settings(deadline=None, max_examples=500)
+@given(arrays(np.float64, st.integers(0, 60), elements=FLOATS | SPREAD))
+def test_each_rule_of_cpython(values):
+    listed = values.tolist()
+    assert _bits(python_float_sum(values, compensated=True)) == _bits(_neumaier_reference(listed))
+    assert _bits(python_float_sum(values, compensated=False)) == _bits(
+        _left_to_right_reference(listed)
+    )
+
+
+def test_the_rules_differ_where_compensation_matters():
+    values = np.array([1e16, 1.0, -1e16])
+    assert python_float_sum(values, compensated=True) == 1.0
+    assert python_float_sum(values, compensated=False) == 0.0
+    assert python_float_sum(values) == (1.0 if COMPENSATED else 0.0)
+
+
+def test_no_values_is_the_int_zero():
+    result = python_float_sum(np.zeros(0))
+    assert result == 0 and type(result) is int

@@ -147,7 +147,8 @@ def clustering(
         return nx.clustering(to_networkx(G), nodes, weight, backend="networkx")
     selection = select(G, nodes)
     plan = make_plan(
-        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
+        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device,
+        weighted=weight is not None or G.directed,
     )
     considered = slice(None) if selection is None else selection.ids
     ratio, nonzero = terms.clustering_coefficients(G, plan, weight, considered)
@@ -202,7 +203,8 @@ def average_clustering(
     G = _as_trigraph(G, weight)
     # Every node, numeric weights: the coefficients' array, no dict (else clustering's rules).
     if nodes is None and not G.multigraph and not isinstance(G.edge_data.get(weight), list):
-        ratio, _ = terms.clustering_coefficients(G, make_plan(G, **settings), weight, slice(None))
+        plan = make_plan(G, weighted=weight is not None or G.directed, **settings)
+        ratio, _ = terms.clustering_coefficients(G, plan, weight, slice(None))
         return node_mean(to_host(ratio), count_zeros)
     c = clustering(G, nodes, weight, **settings).values()
     c = c if count_zeros else [v for v in c if abs(v) > 0]

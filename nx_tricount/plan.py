@@ -136,6 +136,7 @@ def make_plan(
     orientation=None,
     ordering=None,
     device=None,
+    weighted=False,
     partitions=_CONFIGURED,
     memory_limit=_CONFIGURED,
     devices=_CONFIGURED,
@@ -153,6 +154,11 @@ def make_plan(
         without ``G`` it plans for a small graph.
     algorithm, orientation, ordering, device : str, optional
         Per-call overrides of ``nx.config.backends.tricount``.
+    weighted : bool, optional
+        The count sums a product of arc values per triangle at each vertex
+        (clustering with ``weight``, and every clustering of a directed graph,
+        whose arc pairs carry values). On the GPU ``auto`` then avoids wedge,
+        whose per-vertex additions on the hubs cost most there.
     partitions, memory_limit, devices, distributed, progress : optional
         Per-call overrides of the scale-out settings (:mod:`nx_tricount.scale_out`).
 
@@ -226,7 +232,7 @@ def make_plan(
                 "prepared in chunks on degree orientation (its degrees are not looked at "
                 "whole: docs/benchmarks.md, 'Beyond one GPU')"
             )
-        elif resolved_device == "gpu" and getattr(G, "directed", False):
+        elif resolved_device == "gpu" and getattr(G, "directed", False) and not weighted:
             chosen, reason = "merge", (
                 "algorithm auto -> merge: a directed graph is counted on its successor "
                 "lists, not oriented by degree, where hubs make wedges and hash tables "
@@ -236,7 +242,7 @@ def make_plan(
         elif resolved_device == "gpu":
             with cuda_errors("reading the graph's degrees on the GPU"):
                 chosen, reason = gpu_auto_algorithm(
-                    rows, lambda: mean_endpoint_degree(G, spread.preparation_device)
+                    rows, lambda: mean_endpoint_degree(G, spread.preparation_device), weighted
                 )
         else:
             chosen, reason = "hash", (
@@ -273,7 +279,7 @@ def _as_graph(G):
     return from_networkx(G)
 
 
-def gpu_auto_algorithm(rows, statistics):
+def gpu_auto_algorithm(rows, statistics, weighted=False):
     """``(algorithm, reason)`` of ``algorithm="auto"`` on the GPU.
 
     Parameters
@@ -284,6 +290,8 @@ def gpu_auto_algorithm(rows, statistics):
         Returns the graph's mean endpoint degree
         (:func:`~nx_tricount.preparation.mean_endpoint_degree`); called only for
         graphs of at least :data:`GPU_LOOK_ROWS` rows.
+    weighted : bool, optional
+        Per-vertex sums of arc products (:func:`make_plan`'s ``weighted``).
     """
     if rows < GPU_LOOK_ROWS:
         return "merge", (
@@ -293,6 +301,13 @@ def gpu_auto_algorithm(rows, statistics):
             "degrees are not looked at (docs/benchmarks.md, 'auto: the GPU rule')"
         )
     skew = statistics()
+    if skew >= GPU_WEDGE_SKEW and weighted:
+        return "hash", (
+            f"algorithm auto -> hash: {rows:,} edge rows, a mean endpoint degree "
+            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {GPU_WEDGE_SKEW:,}) and sums of arc values "
+            "per vertex, which wedge adds three per triangle on the hubs' counters and "
+            "hash adds per heavy task (docs/benchmarks.md, 'auto: weighted sums on the GPU')"
+        )
     if skew >= GPU_WEDGE_SKEW:
         return "wedge", (
             f"algorithm auto -> wedge: {rows:,} edge rows and a mean endpoint degree "

@@ -1,5 +1,6 @@
 """The ``auto`` plan: the rule, the statistics it reads, and its explanations."""
 
+import contextlib
 import logging
 
 import networkx as nx
@@ -37,6 +38,13 @@ def test_large_graphs_choose_by_endpoint_degree(skew, expected):
     assert algorithm == expected
     assert f"algorithm auto -> {expected}" in reason
     assert f"sum(d^2)/sum(d) = {skew:,.0f}" in reason
+
+
+@pytest.mark.parametrize("skew,expected", [(GPU_WEDGE_SKEW, "hash"), (GPU_WEDGE_SKEW - 1, "merge")])
+def test_weighted_sums_on_skewed_graphs_choose_hash_not_wedge(skew, expected):
+    algorithm, reason = gpu_auto_algorithm(GPU_LOOK_ROWS, _statistics(skew), weighted=True)
+    assert algorithm == expected and f"algorithm auto -> {expected}" in reason
+    assert gpu_auto_algorithm(GPU_LOOK_ROWS - 1, _never, weighted=True)[0] == "merge"
 
 
 def test_mean_endpoint_degree_by_hand():
@@ -134,6 +142,10 @@ def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):
     src, dst = rmat_edges(11, seed=1)
     directed = nx_tricount.make_plan(from_edges(src, dst, directed=True))
     assert directed.algorithm == "merge" and "a directed graph" in str(directed)
+    # Directed clustering sums the values of the graph's arc pairs, oriented by degree.
+    monkeypatch.setattr("nx_tricount.plan.cuda_errors", lambda what: contextlib.nullcontext())
+    pairs = nx_tricount.make_plan(from_edges(src, dst, directed=True), weighted=True)
+    assert pairs.algorithm == "hash" and "sums of arc values" in str(pairs)
 
 
 def test_networkx_counts_the_triangles_of_tiny_graphs_itself(caplog):

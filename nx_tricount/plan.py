@@ -234,9 +234,9 @@ def make_plan(
             )
         elif resolved_device == "gpu" and getattr(G, "directed", False) and not weighted:
             chosen, reason = "merge", (
-                "algorithm auto -> merge: a directed graph is counted on its successor "
-                "lists, not oriented by degree, where hubs make wedges and hash tables "
-                "costly and one merge per arc was the fastest or within 5% of it "
+                "algorithm auto -> merge: merge counts a directed graph's transitive "
+                "triples once per triangle of its arc pairs, oriented as an undirected "
+                "graph; the other algorithms intersect whole successor lists "
                 "(docs/benchmarks.md, 'auto: directed graphs on the GPU')"
             )
         elif resolved_device == "gpu":

@@ -9,6 +9,7 @@ oriented CSR              ``("oriented", orientation, ordering, device, w)``   :
 successor CSR (arcs)      ``("arcs", device)``                                 :func:`successor_csr`
 normalised edge values    ``("values", w, device)``                            :func:`normalised_weights`
 directed pairs            ``("pairs", orientation, ordering, device, w)``      :func:`directed_pairs_csr`
+pair directions           ``("directions", orientation, ordering, device)``    :func:`directions_csr`
 hashed 2D partition       ``("partitioned", orientation, ordering, parts)``    :func:`partitioned_graph`
 ========================  ===================================================  ==================
 
@@ -25,6 +26,7 @@ triangle's three edge values ``b`` (NetworkX's ``t`` is twice that sum):
 - ``b = cbrt(w_uv / max_w) + cbrt(w_vu / max_w)`` (directed weighted).
 """
 
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -45,6 +47,7 @@ __all__ = [
     "successor_csr",
     "normalised_weights",
     "directed_pairs_csr",
+    "directions_csr",
 ]
 
 
@@ -205,3 +208,27 @@ def directed_pairs_csr(G, orientation, ordering, device, weight=None):
         return DirectedPairs(prepared, pairs.total_degree, pairs.reciprocal_degree, max_weight)
 
     return G.cached(("pairs", orientation, ordering, device, weight), build)
+
+
+def directions_csr(G, orientation, ordering, device):
+    """The arcs of the directed ``G`` merged into undirected pairs, oriented and
+    ordered, each arc's value the directions its pair has in ``G``: bit 0 along
+    the oriented arc, bit 1 against it (directed transitivity's transitive
+    triples, :mod:`~nx_tricount.algorithms.transitive`).
+
+    Returns
+    -------
+    Prepared
+    """
+
+    def build():
+        src, dst = G.edges_on(device)
+        pairs = preprocess.pair_directions(src, dst, G.n)
+        simple = preprocess.simple_graph(pairs.lo, pairs.hi, G.n, values=pairs.b, unique=True)
+        prepared = preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
+        arc_src, arc_dst = prepared.arcs_original()
+        return replace(
+            prepared, values=preprocess.oriented_directions(prepared.values, arc_src, arc_dst)
+        )
+
+    return G.cached(("directions", orientation, ordering, device), build)

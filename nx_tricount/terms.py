@@ -103,10 +103,18 @@ def transitivity_sums(G, plan):
 
     Undirected: six times the triangles over ``sum deg (deg - 1)``. Directed, as
     NetworkX counts on successor sets: the transitive triples ``v->w, v->u,
-    w->u`` over the ordered pairs of successors, ``sum d+ (d+ - 1)``.
+    w->u`` over the ordered pairs of successors, ``sum d+ (d+ - 1)``. Merge counts
+    them once per triangle of the arc pairs (:mod:`~nx_tricount.algorithms.transitive`),
+    the other algorithms once per arc of the successor lists.
     """
     with runtime.gpu_failures(plan.device):
-        if G.directed:
+        if G.directed and _on_pairs(plan):
+            from .algorithms import transitive  # numba and CuPy load with the first count
+
+            prepared = preparation.directions_csr(G, plan.orientation, plan.ordering, plan.device)
+            closed = transitive.count_gpu(prepared) if plan.device == "gpu" else transitive.count_cpu(prepared)
+            degree = _out_degrees(prepared)
+        elif G.directed:
             prepared = preparation.successor_csr(G, plan.preparation_device)
             closed = run(plan, prepared, "total").total
             degree = (prepared.indptr[1:] - prepared.indptr[:-1]).astype(np.int64, copy=False)
@@ -115,6 +123,24 @@ def transitivity_sums(G, plan):
             closed = 6 * run(plan, prepared, "total").total
             degree = prepared.degree.astype(np.int64, copy=False)
         return closed, _exact_sum(degree * (degree - 1))
+
+
+def _on_pairs(plan):
+    """Directed transitivity counts on the oriented arc pairs: with merge, in one count."""
+    spread = plan.spread
+    return plan.algorithm == "merge" and spread.parts == 1 and spread.preparation_device == plan.device
+
+
+def _out_degrees(prepared):
+    """Each vertex's successors, from the directions of its oriented arc pairs
+    (bit 0: the arc's source has the other end as successor, bit 1: its target)."""
+    xp = module_of(prepared.values)
+    if prepared.m == 0:
+        return xp.zeros(prepared.n, dtype=np.int64)
+    along, against = prepared.values & 1, prepared.values >> 1
+    degree = xp.bincount(prepared.rows, weights=along, minlength=prepared.n)
+    degree += xp.bincount(prepared.indices, weights=against, minlength=prepared.n)
+    return degree.astype(np.int64)
 
 
 def _exact_sum(values):

@@ -171,3 +171,25 @@ def test_unknown_algorithm_and_mode():
         count(p, "nope", "total")
     with pytest.raises(ValueError, match="unknown mode 'everything'"):
         count(p, "merge", "everything")
+
+
+@pytest.mark.parametrize("uv", [1, 2, 3])
+@pytest.mark.parametrize("ua", [1, 2, 3])
+@pytest.mark.parametrize("va", [1, 2, 3])
+def test_transitive_triples_of_one_triangle_by_brute_force(uv, ua, va):
+    # The triangle's arcs as NetworkX's DiGraph has them: bit 0 along u->v, u->a,
+    # v->a, bit 1 against it; its transitive triples x->y, x->z, y->z over the
+    # ordered pairs of successors, as nx.transitivity counts them.
+    from nx_tricount.algorithms.transitive import transitive_triples
+
+    u, v, a = 0, 1, 2
+    D = nx.DiGraph()
+    for (x, y), state in (((u, v), uv), ((u, a), ua), ((v, a), va)):
+        if state & 1:
+            D.add_edge(x, y)
+        if state & 2:
+            D.add_edge(y, x)
+    expected = sum(
+        1 for x in D for y in D[x] for z in D[x] if y != z and D.has_edge(y, z)
+    )
+    assert transitive_triples(uv, ua, va) == expected

@@ -264,6 +264,25 @@ def test_networkx_counts_gpu_equal_cpu(algorithm):
         assert gpu == cpu
 
 
+@pytest.mark.parametrize("orientation,ordering", PREPROCESSING + NEW_PREPROCESSING)
+def test_directed_transitivity_on_arc_pairs_equals_successor_lists(orientation, ordering):
+    # Merge counts transitive triples per triangle of the arc pairs
+    # (kernels/transitive.cu); the CPU engine's hash counts per arc of the
+    # successor lists. R-MAT arcs, a third of them also reversed.
+    import nx_tricount
+
+    src, dst = rmat_edges(13, seed=13)
+    back = np.random.default_rng(13).random(src.size) < 1 / 3
+    src, dst = np.concatenate([src, dst[back]]), np.concatenate([dst, src[back]])
+    expected = nx.transitivity(nx_tricount.from_edges(src, dst, directed=True), algorithm="hash", device="cpu")
+    cupy = _cupy()
+    D = nx_tricount.from_edges(cupy.asarray(src), cupy.asarray(dst), directed=True)
+    settings = dict(algorithm="merge", orientation=orientation, ordering=ordering, device="gpu")
+    assert nx.transitivity(D, **settings) == expected
+    small = nx.gnp_random_graph(120, 0.08, seed=5, directed=True)
+    assert nx.transitivity(small, backend="tricount", **settings) == nx.transitivity(small)
+
+
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
 def test_networkx_clustering_gpu_equals_cpu(algorithm):
     G, D = _graphs_for_functions()

@@ -132,8 +132,8 @@ def test_auto_device_counts_small_graphs_on_the_cpu(monkeypatch):
 
 
 def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):
-    # Simulated GPU machine: directed graphs count on their successor lists, where
-    # merge beat the skew rule's wedge (docs/benchmarks.md), whatever their degrees.
+    # Simulated GPU machine: merge counts directed transitivity on the arc pairs
+    # (docs/benchmarks.md), whatever the degrees.
     monkeypatch.setattr("nx_tricount.plan.resolve_device", lambda requested: "gpu" if requested != "cpu" else "cpu")
     monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
     monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
@@ -141,7 +141,7 @@ def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):
     monkeypatch.setattr("nx_tricount.plan.mean_endpoint_degree", lambda G, device: 10 * GPU_WEDGE_SKEW)
     src, dst = rmat_edges(11, seed=1)
     directed = nx_tricount.make_plan(from_edges(src, dst, directed=True))
-    assert directed.algorithm == "merge" and "a directed graph" in str(directed)
+    assert directed.algorithm == "merge" and "transitive triples" in str(directed)
     # Directed clustering sums the values of the graph's arc pairs, oriented by degree.
     monkeypatch.setattr("nx_tricount.plan.cuda_errors", lambda what: contextlib.nullcontext())
     pairs = nx_tricount.make_plan(from_edges(src, dst, directed=True), weighted=True)

@@ -8,7 +8,7 @@ reference, and :mod:`.gpu_ops`, with the same functions and signatures.
 """
 
 from .a_direction import orientation_cost
-from .edge_values import ArcPairs, directed_pairs, max_edge_value
+from .edge_values import ArcPairs, directed_pairs, max_edge_value, oriented_directions, pair_directions
 from .ordering import ORDERINGS
 from .orientation import ORIENTATIONS
 from .prepare import Prepared, prepare_arcs, prepare_simple, prepare_undirected
@@ -36,6 +36,8 @@ __all__ = [
     "simplify_undirected",
     "max_edge_value",
     "directed_pairs",
+    "pair_directions",
+    "oriented_directions",
     "ArcPairs",
     "STREAMED",
     "PartitionedGraph",

@@ -1,7 +1,9 @@
 """Edge values as NetworkX's clustering reads them, on NumPy and CuPy arrays:
 the largest edge value (:func:`max_edge_value`), and a directed graph's arcs
 merged into undirected pairs with summed values (:func:`directed_pairs`, for
-Fagiolo's directed clustering). See docs/algorithms.md, 'Preprocessing'.
+Fagiolo's directed clustering), and the directions each pair has
+(:func:`pair_directions`, for directed transitivity). See docs/algorithms.md,
+'Preprocessing'.
 """
 
 from typing import NamedTuple
@@ -12,7 +14,7 @@ from ..device import module_of
 from .ops import ops_for
 from .simplify import simplify_directed, unique_keys
 
-__all__ = ["ArcPairs", "max_edge_value", "directed_pairs"]
+__all__ = ["ArcPairs", "max_edge_value", "directed_pairs", "pair_directions", "oriented_directions"]
 
 
 def max_edge_value(src, dst, n, values, *, directed, unique):
@@ -127,3 +129,33 @@ def directed_pairs(src, dst, n, values=None):
     lo, hi = ops.unpack_keys(keys[starts], n, arc_src.dtype)
     reciprocal_degree = ops.endpoint_counts(lo[reciprocal], hi[reciprocal], n, a_sorted=True)
     return ArcPairs(lo, hi, b, total_degree, reciprocal_degree)
+
+
+def pair_directions(src, dst, n):
+    """A directed graph's arcs merged into undirected pairs ``lo < hi``, with the
+    directions each pair has: bit 0 ``lo -> hi``, bit 1 ``hi -> lo`` (1, 2 or 3).
+
+    Parameters
+    ----------
+    src, dst : integer arrays
+        Arcs ``src -> dst``, duplicates and self-loops allowed (dropped).
+    n : int
+
+    Returns
+    -------
+    ArcPairs
+        ``b`` holds the directions (int64); the degrees are :func:`directed_pairs`'.
+    """
+    xp = module_of(src)
+    # Each arc's own bit: the pair's two arcs, when both exist, add up to 3.
+    codes = xp.where(src < dst, 1, 2).astype(np.int64)
+    return directed_pairs(src, dst, n, codes)
+
+
+def oriented_directions(directions, arc_src, arc_dst):
+    """Each oriented arc ``u -> v``'s directions in the directed graph, bit 0
+    ``u -> v`` and bit 1 ``v -> u``, from its pair's :func:`pair_directions`
+    (relative to ``lo -> hi``) and its ends in original ids."""
+    xp = module_of(directions)
+    swapped = ((directions & 1) << 1) | (directions >> 1)
+    return xp.where(arc_src < arc_dst, directions, swapped)

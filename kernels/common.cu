@@ -113,6 +113,42 @@ __device__ __forceinline__ void add_value(long long* out, long long idx, long lo
     atomicAdd((u64*)(out + 2 * idx), (u64)x);  // two's complement: exact; no compensation
 }
 
+// A thread's own (sum, error) pair of terms bound for one vertex, added to the
+// output once instead of term by term: TwoSum as in add_value, exact for integers.
+__device__ __forceinline__ void local_add(double& sum, double& error, double x) {
+    double total = __dadd_rn(sum, x);
+    double x_part = __dsub_rn(total, sum);
+    double rounding = __dadd_rn(__dsub_rn(sum, __dsub_rn(total, x_part)), __dsub_rn(x, x_part));
+    if (isfinite(total)) error = __dadd_rn(error, rounding);
+    sum = total;
+}
+
+__device__ __forceinline__ void local_add(long long& sum, long long& error, long long x) {
+    sum += x;
+}
+
+__device__ __forceinline__ void add_error(double* out, long long idx, double error) {
+    if (error != 0.0 && isfinite(error)) atomicAdd(out + 2 * idx + 1, error);
+}
+
+__device__ __forceinline__ void add_error(long long* out, long long idx, long long error) {}
+
+// Add the pairs of every lane of the warp into vertex idx's pair: a shuffle
+// reduction with local_add, then one add_value and one compensation atomic.
+template <typename Value>
+__device__ __forceinline__ void warp_add_pair(Value* out, long long idx, Value sum, Value error) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        Value other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
+        Value other_error = __shfl_down_sync(FULL_MASK, error, offset);
+        local_add(sum, error, other_sum);
+        error += other_error;
+    }
+    if (lane_id() == 0) {
+        if (sum != 0) add_value(out, idx, sum);
+        add_error(out, idx, error);
+    }
+}
+
 // Credit one triangle found on arc e = u -> v with third vertex a, where
 // indices[i] = a in N+(u) and indices[j] = a in N+(v) (the merge, edge and vertex
 // kernels). The caller credits u and v (or e) once per arc with its count.

@@ -105,12 +105,15 @@ __device__ __forceinline__ long long walk_to(Walk& walk, const long long* prefix
 
 // Look up the 2-hop neighbour at CSR position vw (on arc uv = u -> v) in u's table
 // and credit the triangle it closes, if any; returns 1 for a triangle. All lanes of
-// the warp call it together (`active` false past the end of the tile).
+// the warp call it together (`active` false past the end of the tile). Weighted,
+// the base vertex u's terms go to the thread's own pair (base_sum, base_error),
+// which credit_base adds once per task: every thread of a task shares u.
 template <int MODE>
 __device__ __forceinline__ unsigned lookup(const Table& t, const VID* __restrict__ indices,
                                            long long u_first, VID u, long long uv, VID v,
                                            long long vw, bool active,
-                                           const WEIGHT* __restrict__ values, void* out) {
+                                           const WEIGHT* __restrict__ values, void* out,
+                                           WEIGHT& base_sum, WEIGHT& base_error) {
     unsigned hit = 0;
     if (active) {
         VID w = indices[vw];
@@ -124,7 +127,7 @@ __device__ __forceinline__ unsigned lookup(const Table& t, const VID* __restrict
                 atomicAdd((u64*)out + u_first + t.positions[slot], 1ull);
             } else if (MODE == MODE_WEIGHTED) {
                 WEIGHT x = values[uv] * values[u_first + t.positions[slot]] * values[vw];
-                add_value((WEIGHT*)out, u, x);
+                local_add(base_sum, base_error, x);
                 add_value((WEIGHT*)out, v, x);
                 add_value((WEIGHT*)out, w, x);
             }
@@ -145,7 +148,7 @@ __device__ __forceinline__ unsigned walk_tile(const Table& t, const VID* __restr
                                               const long long* prefix, const long long* firsts,
                                               const VID* middles, long long work, int first,
                                               int step, const WEIGHT* __restrict__ values,
-                                              void* out) {
+                                              void* out, WEIGHT& base_sum, WEIGHT& base_error) {
     unsigned found = 0;
     Walk walk = walk_start(prefix, firsts);
     for (long long round = 0; round < work; round += step) {
@@ -154,19 +157,23 @@ __device__ __forceinline__ unsigned walk_tile(const Table& t, const VID* __restr
         long long vw = active ? walk_to(walk, prefix, firsts, idx) : 0;
         VID v = (MODE == MODE_TOTAL || !active) ? 0 : middles[walk.s];
         found += lookup<MODE>(t, indices, u_first, u, tile_arc + walk.s, v, vw, active, values,
-                              out);
+                              out, base_sum, base_error);
     }
     return found;
 }
 
-// Credit the triangles found at u: one atomic per warp (per node).
+// Credit the triangles found at u (weighted: the threads' pairs of u's terms): one
+// atomic per warp.
 template <int MODE>
-__device__ __forceinline__ void credit_base(void* out, VID u, unsigned found) {
+__device__ __forceinline__ void credit_base(void* out, VID u, unsigned found, WEIGHT base_sum,
+                                            WEIGHT base_error) {
     if constexpr (MODE == MODE_PER_NODE) {
         for (int offset = 16; offset > 0; offset >>= 1) {
             found += __shfl_down_sync(FULL_MASK, found, offset);
         }
         if (lane_id() == 0 && found != 0) atomicAdd((u64*)out + u, (u64)found);
+    } else if constexpr (MODE == MODE_WEIGHTED) {
+        warp_add_pair((WEIGHT*)out, u, base_sum, base_error);
     }
 }
 
@@ -220,6 +227,7 @@ __device__ u64 block_phase(const long long* __restrict__ indptr, const VID* __re
         }
         __syncthreads();
         unsigned found = 0;
+        WEIGHT base_sum = 0, base_error = 0;
         for (long long tile = start; tile < end; tile += width_max) {
             long long e = tile + threadIdx.x;
             long long degree = 0;
@@ -251,11 +259,11 @@ __device__ u64 block_phase(const long long* __restrict__ indptr, const VID* __re
             __syncthreads();
             long long work = prefix[width - 1];
             found += walk_tile<MODE>(t, indices, start, u, tile, prefix, firsts, middles, work,
-                                     threadIdx.x, blockDim.x, values, out);
+                                     threadIdx.x, blockDim.x, values, out, base_sum, base_error);
             __syncthreads();
         }
         total += found;
-        credit_base<MODE>(out, u, found);
+        credit_base<MODE>(out, u, found, base_sum, base_error);
     }
     return total;
 }
@@ -295,6 +303,7 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
             }
             __syncwarp();
             unsigned found = 0;
+            WEIGHT base_sum = 0, base_error = 0;
             for (long long tile = start; tile < end; tile += 32) {
                 long long e = tile + lane;
                 long long degree = 0;
@@ -313,11 +322,11 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
                 long long work = __shfl_sync(FULL_MASK, degree, width - 1);
                 __syncwarp();
                 found += walk_tile<MODE>(t, indices, start, u, tile, prefix, firsts, middles,
-                                         work, lane, 32, values, out);
+                                         work, lane, 32, values, out, base_sum, base_error);
                 __syncwarp();
             }
             total += found;
-            credit_base<MODE>(out, u, found);
+            credit_base<MODE>(out, u, found, base_sum, base_error);
         }
     }
     return total;

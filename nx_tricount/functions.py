@@ -216,8 +216,9 @@ def transitivity(G, *, algorithm=None, orientation=None, ordering=None, device=N
     """Transitivity ``3 * triangles / triads`` (NetworkX's ``transitivity``).
 
     On a directed graph, NetworkX counts on successor sets: transitive triples
-    ``v->w, v->u, w->u`` over ordered successor pairs; so does this function,
-    on the arcs as given (``orientation`` and ``ordering`` do not apply).
+    ``v->w, v->u, w->u`` over ordered successor pairs; so does this function:
+    with merge once per triangle of the arc pairs (oriented and ordered as
+    configured), with the other algorithms per arc of the successor lists.
 
     Parameters
     ----------

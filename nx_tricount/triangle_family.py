@@ -17,7 +17,7 @@ from .graph import TriGraph
 from .node_selection import coefficient_values, per_node_result, select
 from .plan import make_plan
 from .result_frames import build_frame, frame_module, labels_of
-from .should_run import single_node_is_cheaper
+from .should_run import tiny_graph_is_cheaper, tiny_listing_is_cheaper, tiny_truss_is_cheaper
 
 __all__ = ["square_clustering", "generalized_degree", "all_triangles", "k_truss"]
 
@@ -45,7 +45,7 @@ def _plan(G, algorithm, orientation, ordering, device):
     return make_plan(G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
 
 
-@networkx_function(should_run=single_node_is_cheaper)
+@networkx_function(should_run=tiny_graph_is_cheaper)
 def square_clustering(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None):
     """Squares clustering coefficient of each node (NetworkX's ``square_clustering``).
 
@@ -87,7 +87,7 @@ def square_clustering(G, nodes=None, *, algorithm=None, orientation=None, orderi
     return per_node_result(G, selection, coefficient_values(ratio, defined))
 
 
-@networkx_function(should_run=single_node_is_cheaper)
+@networkx_function(should_run=tiny_graph_is_cheaper)
 def generalized_degree(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None):
     """Generalized degree of each node (NetworkX's ``generalized_degree``): how
     many of its edges are on each number of triangles.
@@ -136,7 +136,7 @@ def generalized_degree(G, nodes=None, *, algorithm=None, orientation=None, order
     return {key: degree(i) for key, i in zip(selection.keys, selection.ids)}
 
 
-@networkx_function(should_run=single_node_is_cheaper)
+@networkx_function(should_run=tiny_listing_is_cheaper)
 def all_triangles(
     G, nbunch=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False
 ):
@@ -236,7 +236,7 @@ def _names(G):
     return lambda found: table[found].tolist()
 
 
-@networkx_function
+@networkx_function(should_run=tiny_truss_is_cheaper)
 def k_truss(G, k, *, algorithm=None, orientation=None, ordering=None, device=None):
     """The k-truss of G (NetworkX's ``k_truss``): the largest subgraph whose
     every edge is on at least ``k - 2`` of its triangles, without the nodes left

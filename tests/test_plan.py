@@ -13,7 +13,7 @@ from nx_tricount.frames import from_edges
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.plan import GPU_LOOK_ROWS, GPU_MIN_ROWS, GPU_WEDGE_SKEW, gpu_auto_algorithm
 from nx_tricount.preparation import mean_endpoint_degree, simple_graph
-from nx_tricount.should_run import tiny_graph_is_cheaper
+from nx_tricount.should_run import TINY_EDGES, TINY_LISTING_EDGES, tiny_graph_is_cheaper
 
 
 def _statistics(skew):
@@ -158,3 +158,29 @@ def test_networkx_counts_the_triangles_of_tiny_graphs_itself(caplog):
     with nx.config(backend_priority=["tricount"]), caplog.at_level(logging.DEBUG, logger="networkx"):
         assert nx.triangles(G) == nx.triangles(G, backend="networkx")
     assert "78 edges" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "call,limit",
+    [
+        (lambda G: nx.square_clustering(G), TINY_EDGES),
+        (lambda G: nx.generalized_degree(G), TINY_EDGES),
+        (lambda G: nx.k_truss(G, 3), TINY_EDGES),
+        (lambda G: list(nx.all_triangles(G)), TINY_LISTING_EDGES),
+    ],
+)
+def test_networkx_answers_the_rest_of_the_family_on_tiny_graphs(call, limit, caplog):
+    # Under automatic dispatch NetworkX answers below the limit, and says why; from it, tricount.
+    below = nx.gnm_random_graph(60, limit - 1, seed=1)
+    at = nx.gnm_random_graph(60, limit, seed=1)
+    # k_truss returns a graph: NetworkX dispatches it by its own priority list.
+    priority = dict(algos=["tricount"], k_truss=["tricount"])
+    with nx.config.backend_priority(**priority), nx.config(cache_converted_graphs=False):
+        with caplog.at_level(logging.DEBUG):
+            call(below)
+        assert f"{limit - 1} edges (< {limit})" in caplog.text
+        assert "tricount plan" not in caplog.text
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG):
+            call(at)
+        assert "shouldn't run" not in caplog.text and "tricount plan" in caplog.text

@@ -16,7 +16,7 @@ from .frames import from_frame
 from .graph import TriGraph
 from .node_selection import coefficient_values, node_mean, per_node_result, select
 from .plan import make_plan
-from .should_run import single_node_is_cheaper, tiny_graph_is_cheaper
+from .should_run import few_nodes_are_cheaper, tiny_graph_is_cheaper
 from .result_frames import node_frame
 
 __all__ = ["triangles", "clustering", "average_clustering", "transitivity", "from_pandas_edgelist"]
@@ -83,7 +83,7 @@ def triangles(
     return per_node_result(G, selection, to_host(per_node).tolist())
 
 
-@networkx_function(should_run=single_node_is_cheaper)
+@networkx_function(should_run=few_nodes_are_cheaper)
 def clustering(
     G,
     nodes=None,
@@ -159,7 +159,7 @@ def clustering(
     return per_node_result(G, selection, coefficient_values(to_host(ratio), to_host(nonzero)))
 
 
-@networkx_function
+@networkx_function(should_run=few_nodes_are_cheaper)
 def average_clustering(
     G,
     nodes=None,

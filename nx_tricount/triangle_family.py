@@ -17,7 +17,12 @@ from .graph import TriGraph
 from .node_selection import coefficient_values, per_node_result, select
 from .plan import make_plan
 from .result_frames import build_frame, frame_module, labels_of
-from .should_run import tiny_graph_is_cheaper, tiny_listing_is_cheaper, tiny_truss_is_cheaper
+from .should_run import (
+    tiny_graph_is_cheaper,
+    tiny_graph_squares_are_cheaper,
+    tiny_listing_is_cheaper,
+    tiny_truss_is_cheaper,
+)
 
 __all__ = ["square_clustering", "generalized_degree", "all_triangles", "k_truss"]
 
@@ -45,7 +50,7 @@ def _plan(G, algorithm, orientation, ordering, device):
     return make_plan(G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
 
 
-@networkx_function(should_run=tiny_graph_is_cheaper)
+@networkx_function(should_run=tiny_graph_squares_are_cheaper)
 def square_clustering(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None):
     """Squares clustering coefficient of each node (NetworkX's ``square_clustering``).
 

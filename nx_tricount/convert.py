@@ -32,9 +32,8 @@ def _integer_labels(nodes):
         return None
 
 
-def _are_ids(nodes):
-    """Whether the nodes are the Python ints 0..n-1 in order."""
-    keys = _integer_labels(nodes)
+def _are_ids(keys):
+    """Whether integer labels (:func:`_integer_labels`, or None) are 0..n-1 in order."""
     return keys is not None and np.array_equal(keys, np.arange(keys.size))
 
 
@@ -47,9 +46,9 @@ def _label_mapper(nodes):
     labels, all several times faster than a dict lookup per label; other labels
     go through a dict.
     """
-    if _are_ids(nodes):
-        return (lambda labels, count: np.fromiter(labels, dtype=np.int64, count=count)), True
     keys = _integer_labels(nodes)
+    if _are_ids(keys):
+        return (lambda labels, count: np.fromiter(labels, dtype=np.int64, count=count)), True
     if keys is not None:
         if keys.size and 0 <= keys.min() and keys.max() < 8 * keys.size:
             # Dense labels: a direct-address table, one gather per label.
@@ -253,7 +252,7 @@ def _from_cugraph_arrays(G, converted, preserve_graph_attrs):
         src,
         dst,
         len(nodes),
-        labels=None if _are_ids(nodes) else nodes,
+        labels=None if _are_ids(_integer_labels(nodes)) else nodes,
         directed=G.is_directed(),
         graph=dict(G.graph) if preserve_graph_attrs else None,
         unique_edges=True,

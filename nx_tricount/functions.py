@@ -36,6 +36,12 @@ def _as_trigraph(G, weight=None):
     raise TypeError(f"expected a TriGraph or a NetworkX graph, got {type(G).__name__}")
 
 
+def _clustering_plan(G, weight, settings):
+    """The plan of a clustering count: weighted and directed ones sum arc values
+    (directed: its arc pairs')."""
+    return make_plan(G, weighted=weight is not None or G.directed, **settings)
+
+
 @networkx_function(should_run=tiny_graph_is_cheaper)
 def triangles(
     G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False
@@ -146,9 +152,8 @@ def clustering(
         logger.info("tricount: weights %r are not all numbers; NetworkX's clustering runs", weight)
         return nx.clustering(to_networkx(G), nodes, weight, backend="networkx")
     selection = select(G, nodes)
-    plan = make_plan(
-        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device,
-        weighted=weight is not None or G.directed,
+    plan = _clustering_plan(
+        G, weight, dict(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
     )
     considered = slice(None) if selection is None else selection.ids
     ratio, nonzero = terms.clustering_coefficients(G, plan, weight, considered)
@@ -203,7 +208,7 @@ def average_clustering(
     G = _as_trigraph(G, weight)
     # Every node, numeric weights: the coefficients' array, no dict (else clustering's rules).
     if nodes is None and not G.multigraph and not isinstance(G.edge_data.get(weight), list):
-        plan = make_plan(G, weighted=weight is not None or G.directed, **settings)
+        plan = _clustering_plan(G, weight, settings)
         ratio, _ = terms.clustering_coefficients(G, plan, weight, slice(None))
         return node_mean(to_host(ratio), count_zeros)
     c = clustering(G, nodes, weight, **settings).values()

@@ -142,8 +142,8 @@ if device == "gpu":
     import cupy
     src, dst = cupy.asarray(src), cupy.asarray(dst)
 expected = nx_tricount.transitivity(nx_tricount.from_edges(src, dst), device=device)
-print("ready", flush=True)
-try:
+try:  # "ready" is printed inside: the signal may land as soon as it is read
+    print("ready", flush=True)
     while True:  # a long count: counts of fresh graphs until interrupted
         nx_tricount.transitivity(nx_tricount.from_edges(src, dst), device=device)
 except KeyboardInterrupt:

@@ -1,10 +1,11 @@
 """Benchmark graphs beyond one GPU: the R-MAT scale ladder from host memory.
 
 For each scale, the edges are drawn on the GPU chunk by chunk into host memory
-(``rmat_edges_in_chunks``; int32 ids), then ``nx.transitivity`` counts them
-through the backend under each setting given (``memory_limit=8GB``,
-``partitions=3``, ``algorithm=merge``, ...; the empty setting is the default
-plan), on a fresh ``TriGraph`` each run. It prints, as JSON lines: the plan's
+(``rmat_edges_in_chunks``; int32 ids; with ``--device cpu``, ``rmat_edges`` on
+the host), then ``nx.transitivity`` counts them through the backend under each
+setting given (``memory_limit=8GB``, ``partitions=3,partitioning=range``,
+``algorithm=merge``, ...; the empty setting is the default plan), on a fresh
+``TriGraph`` each run. It prints, as JSON lines: the plan's
 parts and where it prepared the graph, ``from_edges`` and count seconds (wall
 clock), the peak of CuPy's memory pool, and the transitivity, which must be the
 same under every setting.
@@ -12,6 +13,7 @@ same under every setting.
 Usage::
 
     python examples/benchmark_scale.py --scales 24 26 27 --settings "" "memory_limit=24GB"
+    python examples/benchmark_scale.py --device cpu --scales 16 --settings "partitions=4,partitioning=range"
     python examples/benchmark_scale.py --smoke      # CPU, R-MAT 10, 1 to 3 parts
 """
 
@@ -70,23 +72,27 @@ def main():
     parser.add_argument("--scales", type=int, nargs="+", default=[24, 26, 27])
     parser.add_argument("--settings", nargs="+", default=[""])
     parser.add_argument("--repeats", type=int, default=2, help="runs per setting (the first compiles)")
+    parser.add_argument("--device", choices=["gpu", "cpu"], default="gpu")
     parser.add_argument("--smoke", action="store_true", help="CPU, R-MAT 10, partitions 1 to 3")
     args = parser.parse_args()
     if args.smoke:
         src, dst = rmat_edges(10, 16, seed=10)
         rows = []
-        for setting in ("", "partitions=2", "partitions=3"):
+        for setting in ("", "partitions=2", "partitions=3", "partitions=3,partitioning=range"):
             rows += run(src, dst, 10, setting, "cpu", 1)
         assert len({row["transitivity"] for row in rows}) == 1
         print("every partition gives the same transitivity")
         return
     for scale in args.scales:
         start = time.perf_counter()
-        src, dst = rmat_edges_in_chunks(scale, 16, seed=scale)
+        if args.device == "gpu":
+            src, dst = rmat_edges_in_chunks(scale, 16, seed=scale)
+        else:
+            src, dst = rmat_edges(scale, 16, seed=scale)
         print(json.dumps(dict(scale=scale, rows=int(src.size), generate_s=round(time.perf_counter() - start, 2))))
         rows = []
         for setting in args.settings:
-            rows += run(src, dst, scale, setting, "gpu", args.repeats)
+            rows += run(src, dst, scale, setting, args.device, args.repeats)
         assert len({row["transitivity"] for row in rows}) == 1, "the settings disagree"
         del src, dst
 

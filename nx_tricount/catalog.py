@@ -19,6 +19,7 @@ __all__ = [
     "ORDERINGS",
     "DEVICES",
     "SCALE_OUT",
+    "PARTITIONINGS",
     "FUNCTIONS",
     "kernel_parameters",
 ]
@@ -135,12 +136,21 @@ DEVICES = {
     "cpu": "numba kernels on the CPU",
 }
 
+#: How a 2D partition puts vertices in classes (``preprocess/partition.py``).
+PARTITIONINGS = ("hashed", "range")
+
 #: Settings for graphs beyond one part, one device or one process -> (default, help).
 SCALE_OUT = {
     "partitions": (
         None,
-        "parts per side of the hashed 2D partition (TRUST §5.2): p² parts, p³ count tasks; "
+        "parts per side of the 2D partition (TRUST §5.2): p² parts, p³ count tasks; "
         "None: as the memory limit requires (1 when the graph fits)",
+    ),
+    "partitioning": (
+        "hashed",
+        "how the 2D partition puts vertices in classes: 'hashed' (v mod p, TRUST §5.1) or "
+        "'range' (consecutive ids of about equal degree sums, bitwise-2d-partition.md §3.2; "
+        "where every arc goes to a higher id, only the tasks i <= j <= k hold triangles)",
     ),
     "memory_limit": (
         None,

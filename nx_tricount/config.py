@@ -10,7 +10,7 @@ import os
 
 from networkx.utils.configs import Config
 
-from .catalog import ALGORITHMS, DEVICES, ORDERINGS, ORIENTATIONS, SCALE_OUT, kernel_parameters
+from .catalog import ALGORITHMS, DEVICES, ORDERINGS, ORIENTATIONS, PARTITIONINGS, SCALE_OUT, kernel_parameters
 
 __all__ = [
     "TricountConfig",
@@ -97,6 +97,15 @@ def _check_partitions(value):
     )
 
 
+def _check_partitioning(value):
+    if value in PARTITIONINGS:
+        return value
+    raise ValueError(
+        f"Invalid tricount partitioning {value!r}; accepted values are "
+        + ", ".join(repr(v) for v in PARTITIONINGS)
+    )
+
+
 def _check_memory_limit(value):
     memory_bytes(value)
     return value
@@ -129,6 +138,7 @@ def _check_progress(value):
 
 _SCALE_OUT_CHECKS = {
     "partitions": _check_partitions,
+    "partitioning": _check_partitioning,
     "memory_limit": _check_memory_limit,
     "devices": _check_devices,
     "distributed": _check_distributed,
@@ -222,6 +232,7 @@ TricountConfig = type(
             **{key: str for key in CHOICES},
             **{key: int | None for key in KERNEL_PARAMETERS},
             "partitions": int | None,
+            "partitioning": str,
             "memory_limit": int | str | None,
             "devices": str | list,
             "distributed": str | None,

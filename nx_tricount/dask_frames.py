@@ -21,7 +21,7 @@ import operator
 import numpy as np
 
 from .algorithms import count
-from .preprocess.partition import Partition, task_graph
+from .preprocess.partition import Partition, VertexClasses, task_graph
 from .preprocess.streamed import bucket_of, distinct_edge_keys, key_degrees, oriented_parts
 
 __all__ = ["dask_triangles", "dask_transitivity"]
@@ -125,7 +125,7 @@ def _distinct_keys(frame):
 def _route(keys, degree, n, p):
     """The arcs of ``keys`` oriented on ``degree`` (lower degree first, ties by id),
     split into parts ``(a, b)`` as local ids."""
-    local_u, local_v = oriented_parts(keys, n, p, "degree", degree)
+    local_u, local_v = oriented_parts(keys, n, VertexClasses(p, n), "degree", degree)
     return {(a, b): (local_u[a * p + b], local_v[a * p + b]) for a in range(p) for b in range(p)}
 
 
@@ -136,7 +136,7 @@ def _join(pieces):
 def _count_task(ij, ik, jk, classes, n, p, algorithm, mode):
     i, j, k = classes
     parts = {(i, j): (*ij, None, None), (i, k): (*ik, None, None), (j, k): (*jk, None, None)}
-    graph = task_graph(Partition(p, n, parts, "degree"), i, j, k, with_arcs=False)
+    graph = task_graph(Partition(VertexClasses(p, n), parts, "degree"), i, j, k, with_arcs=False)
     return graph, count(graph.prepared, algorithm, mode, "cpu")
 
 
@@ -149,8 +149,9 @@ def _task_per_node(ij, ik, jk, classes, n, p, algorithm):
     import pandas as pd
 
     graph, counts = _count_task(ij, ik, jk, classes, n, p, algorithm, "per_node")
-    # The task's blocks are the classes i, j, k: vertices c, c + p, c + 2p, ...
-    nodes = np.concatenate([c + p * np.arange(size, dtype=np.int64) for c, size in zip(classes, graph.sizes)])
+    # The task's blocks are the classes i, j, k (hashed: vertices c, c + p, c + 2p, ...).
+    hashed = VertexClasses(p, n)
+    nodes = np.concatenate([hashed.global_ids(np.arange(size, dtype=np.int64), c) for c, size in zip(classes, graph.sizes)])
     nonzero = counts.per_node != 0
     return pd.DataFrame({"node": nodes[nonzero], "triangles": counts.per_node[nonzero].astype(np.int64)})
 

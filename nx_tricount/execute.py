@@ -1,12 +1,12 @@
-"""Running a plan: the whole graph as one count, or the ``p³`` tasks of its
-hashed 2D partition (:mod:`nx_tricount.preprocess.partition`), run by an
-executor (:mod:`nx_tricount.executors`) and their results combined.
+"""Running a plan: the whole graph as one count, or the tasks of its 2D
+partition (:mod:`nx_tricount.preprocess.partition`), run by an executor
+(:mod:`nx_tricount.executors`) and their results combined.
 
 Each task counts its own triangles once, so combining is a sum: totals as
 Python ints, per-node counts block by block (a task's sources, middles and sinks
-are the classes ``i``, ``j``, ``k``, whose vertices are ``c, c + p, c + 2p,
-...``), per-edge counts by each task arc's position in the whole CSR, and
-weighted sums compensated, as within one count (``algorithms/accumulate.py``).
+are the vertices of the classes ``i``, ``j``, ``k``), per-edge counts by each
+task arc's position in the whole CSR, and weighted sums compensated, as within
+one count (``algorithms/accumulate.py``).
 """
 
 import logging
@@ -18,7 +18,7 @@ from .algorithms.counts import round_pairs, two_sum
 from .device import module_of, to_host
 from .executors import results
 from .preprocess.ops import ops_for
-from .preprocess.partition import Partition, split
+from .preprocess.partition import Partition, counted_tasks, split
 
 __all__ = ["run"]
 
@@ -48,17 +48,19 @@ def run(plan, prepared, mode):
     parts = plan.spread.parts
     if partition is None and parts == 1 and plan.preparation_device == plan.device:
         return count(prepared, plan.algorithm, mode, plan.device, parameters)
-    partition = partition or split(prepared, parts)
+    partition = partition or split(prepared, parts, plan.spread.scheme)
     if len(plan.spread.devices) > 1 or plan.spread.distributed:
         partition = _on_host(partition)
+    tasks = counted_tasks(partition, plan.tasks)
     logger.info(
-        "tricount: %d tasks of %d parts per side (%s), %d arcs",
-        partition.p**3, partition.p, plan.algorithm, prepared.m,
+        "tricount: %d tasks of %d parts per side (%s partition, %d without triangles skipped; %s), %d arcs",
+        len(tasks), partition.p, partition.classes.scheme, len(plan.tasks) - len(tasks),
+        plan.algorithm, prepared.m,
     )
     # Results of a graph prepared in host memory are combined there.
     xp = np if partition.offsets is not None else module_of(prepared.indices)
-    total = _Sum(xp, prepared, mode, partition.p)
-    for graph, counts in results(plan, partition, mode):
+    total = _Sum(xp, prepared, mode, partition.classes)
+    for graph, counts in results(plan, partition, tasks, mode):
         total.add(graph, counts)
     return total.counts(plan, prepared)
 
@@ -69,17 +71,17 @@ def _on_host(partition):
         key: tuple(None if a is None else to_host(a) for a in part)
         for key, part in partition.parts.items()
     }
-    return Partition(partition.p, partition.n, parts, partition.orientation, partition.offsets)
+    return Partition(partition.classes, parts, partition.orientation, partition.offsets)
 
 
 class _Sum:
     """The running sum of the tasks' counts, in the whole graph's CSR ids and on
     its device (the tasks' arrays are moved there)."""
 
-    def __init__(self, xp, prepared, mode, parts):
+    def __init__(self, xp, prepared, mode, classes):
         self.mode = mode
         self.xp = xp
-        self.parts = parts
+        self.classes = classes
         self.total = 0
         self.sums = self.errors = None
         self.length = prepared.n if mode == "per_node" else prepared.m
@@ -100,7 +102,7 @@ class _Sum:
         # The task's sources, middles and sinks: classes i, j, k, block after block.
         start = 0
         for c, size in zip(graph.classes, graph.sizes):
-            block = slice(c, c + size * self.parts, self.parts)
+            block = self.classes.members(c)
             part = slice(start, start + size)
             if values.dtype.kind != "f":
                 self.sums[block] += values[part]

@@ -27,11 +27,9 @@ def count_task(partition, task, algorithm, mode, device, parameters):
     return graph, count(graph.prepared, algorithm, mode, device, parameters)
 
 
-def results(plan, partition, mode):
-    """``(TaskGraph, Counts)`` of every task of ``plan``, in the order they finish."""
-    tasks = sorted(
-        plan.tasks, key=lambda t: task_arcs(partition, t.i, t.j, t.k), reverse=True
-    )
+def results(plan, partition, tasks, mode):
+    """``(TaskGraph, Counts)`` of each of ``tasks`` (of ``plan``), in the order they finish."""
+    tasks = sorted(tasks, key=lambda t: task_arcs(partition, t.i, t.j, t.k), reverse=True)
     arguments = (plan.algorithm, mode, plan.device, dict(plan.parameters))
     spread = plan.spread
     if spread.distributed == "dask":

@@ -48,9 +48,10 @@ GPU_WEDGE_SKEW = 1000
 class CountTask:
     """One independent count over parts of a prepared graph.
 
-    The seam for partitioned counting (hashed 2D partitions, trust-hashing.md §5):
-    with ``parts = p``, part ``P_ab`` holds the arcs ``u -> v`` with
-    ``u mod p = a`` and ``v mod p = b``, and task ``(i, j, k)`` counts the
+    The seam for partitioned counting (2D partitions, trust-hashing.md §5):
+    with ``parts = p``, part ``P_ab`` holds the arcs ``u -> v`` with ``u`` in
+    vertex class ``a`` and ``v`` in class ``b`` (hashed, ``u mod p = a``, or
+    ranges of ids), and task ``(i, j, k)`` counts the
     triangles ``u -> v, u -> w, v -> w`` with ``u, v, w`` in the classes ``i, j,
     k``, from ``P_ij``, ``P_ik`` and ``P_jk``. The ``p³`` tasks split the
     triangles among themselves, so their totals, per-node and per-edge counts
@@ -108,7 +109,7 @@ class Plan:
         text += "".join(f" {key}={value}" for key, value in self.parameters)
         spread = self.spread
         if spread.parts > 1:
-            text += f" partitions={spread.parts} tasks={spread.parts ** 3}"
+            text += f" partitions={spread.parts} partitioning={spread.scheme} tasks={spread.parts ** 3}"
         if len(spread.devices) > 1:
             text += f" devices={list(spread.devices)}"
         if spread.distributed:
@@ -138,6 +139,7 @@ def make_plan(
     device=None,
     weighted=False,
     partitions=_CONFIGURED,
+    partitioning=_CONFIGURED,
     memory_limit=_CONFIGURED,
     devices=_CONFIGURED,
     distributed=_CONFIGURED,
@@ -159,7 +161,7 @@ def make_plan(
         (clustering with ``weight``, and every clustering of a directed graph,
         whose arc pairs carry values). On the GPU ``auto`` then avoids wedge,
         whose per-vertex additions on the hubs cost most there.
-    partitions, memory_limit, devices, distributed, progress : optional
+    partitions, partitioning, memory_limit, devices, distributed, progress : optional
         Per-call overrides of the scale-out settings (:mod:`nx_tricount.scale_out`).
 
     Returns
@@ -196,6 +198,7 @@ def make_plan(
     }
     given = dict(
         partitions=partitions,
+        partitioning=partitioning,
         memory_limit=memory_limit,
         devices=devices,
         distributed=distributed,

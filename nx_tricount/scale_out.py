@@ -1,6 +1,6 @@
-"""How a count is spread: the parts per side of its hashed 2D partition, the
-GPUs its tasks run on, the executor, and where the graph is prepared
-(``docs/algorithms.md``, "Partitioned counting").
+"""How a count is spread: the parts per side of its 2D partition and how vertices
+fall into classes, the GPUs its tasks run on, the executor, and where the graph
+is prepared (``docs/algorithms.md``, "Partitioned counting").
 
 A graph is counted whole when it fits the memory limit; else it is prepared in
 host memory and its ``p³`` tasks, each about ``3 / p²`` of the arcs, go through
@@ -35,6 +35,9 @@ class Spread:
     ----------
     parts : int
         Parts per side ``p``: ``p²`` parts and ``p³`` tasks (1: the whole graph).
+    scheme : {"hashed", "range"}
+        How the partition puts vertices in classes
+        (:class:`~nx_tricount.preprocess.partition.VertexClasses`).
     devices : tuple of int
         GPU ids the tasks run on (empty on the CPU or with Dask).
     distributed : str or None
@@ -50,6 +53,7 @@ class Spread:
     """
 
     parts: int = 1
+    scheme: str = "hashed"
     devices: tuple = ()
     distributed: str | None = None
     progress: bool = False
@@ -78,8 +82,8 @@ def decide(rows, n, device, settings, free_memory=None):
     device : {"cpu", "gpu"}
         Resolved device of the count.
     settings : mapping
-        ``partitions``, ``memory_limit``, ``devices``, ``distributed``, ``progress``
-        (validated by :mod:`nx_tricount.config`).
+        ``partitions``, ``partitioning``, ``memory_limit``, ``devices``,
+        ``distributed``, ``progress`` (validated by :mod:`nx_tricount.config`).
     free_memory : callable, optional
         Free bytes of the current GPU (read only on the GPU without a limit).
     """
@@ -98,6 +102,14 @@ def decide(rows, n, device, settings, free_memory=None):
     elif fits:
         parts = 1
     else:
+        if settings["partitioning"] == "range":
+            # The size of a range task depends on the degrees, unknown before preparation.
+            raise ValueError(
+                f"tricount partitioning='range' needs partitions set when the memory limit "
+                f"decides the parts ({rows:,} edge rows do not fit {limit:,} bytes): a range "
+                "task's size depends on the graph's degrees, known only once it is prepared; "
+                "set partitions=p, or partitioning='hashed' to let the limit choose p"
+            )
         parts = 2
         while task_bytes(rows, n, parts) > limit:
             if parts > max(n, 2):  # one vertex per class: more parts take no less
@@ -121,7 +133,13 @@ def decide(rows, n, device, settings, free_memory=None):
     progress = settings["progress"]
     if progress is None:
         progress = parts > 1 and sys.stderr is not None and sys.stderr.isatty()
-    return Spread(parts, devices if distributed is None else (), distributed, progress, preparation, limit, tuple(reasons))
+    scheme = settings["partitioning"]
+    if parts > 1 and scheme != "hashed":
+        reasons.append(f"partitioning {scheme}: configured")
+    return Spread(
+        parts, scheme, devices if distributed is None else (), distributed, progress, preparation,
+        limit, tuple(reasons),
+    )
 
 
 def _gpu_ids(devices):

@@ -28,7 +28,7 @@ def _oriented(G, plan, weight=None):
         and (plan.orientation, plan.ordering) in STREAMED
     ):
         return preparation.partitioned_graph(
-            G, plan.orientation, plan.ordering, spread.parts, spread.memory_limit
+            G, plan.orientation, plan.ordering, spread.parts, spread.scheme, spread.memory_limit
         )
     return preparation.oriented_csr(
         G, plan.orientation, plan.ordering, plan.preparation_device, weight

@@ -95,7 +95,8 @@ def test_benchmark_gpu():
 def test_benchmark_scale():
     rc, out, err = run_example("benchmark_scale.py", "--smoke")
     assert rc == 0, err
-    assert out.count('"parts": ') == 3 and "every partition gives the same transitivity" in out
+    assert out.count('"parts": ') == 4 and "every partition gives the same transitivity" in out
+    assert '"setting": "partitions=3,partitioning=range"' in out
 
 
 def test_benchmark_cudf(tmp_path):

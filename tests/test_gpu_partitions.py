@@ -1,5 +1,5 @@
 """Partitioned counting on the GPU (run on the device machine): every algorithm
-and mode equals the whole count; a memory limit that forces parts gives the
+and mode equals the whole count, hashed and by ranges; a memory limit that forces parts gives the
 exact count of R-MAT 22 from host memory; two workers on one GPU (the
 multi-device path) equal one."""
 
@@ -30,9 +30,10 @@ def rmat14():
     return src, dst, 1 << 14, values
 
 
+@pytest.mark.parametrize("scheme", ["hashed", "range"])
 @pytest.mark.parametrize("orientation,ordering", [("degree", "none"), ("id", "degree")])
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
-def test_every_mode_equals_the_whole_count(rmat14, algorithm, orientation, ordering):
+def test_every_mode_equals_the_whole_count(rmat14, algorithm, orientation, ordering, scheme):
     import cupy
 
     src, dst, n, values = rmat14
@@ -41,7 +42,8 @@ def test_every_mode_equals_the_whole_count(rmat14, algorithm, orientation, order
     whole = {mode: count(prepared, algorithm, mode, "gpu") for mode in ("total", "per_node", "per_edge")}
     whole_weighted = cupy.asnumpy(count(weighted, algorithm, "per_node", "gpu").per_node)
     for parts in (2, 3):
-        plan = Plan(algorithm, orientation, ordering, "gpu", spread=Spread(parts=parts, preparation_device="gpu"))
+        spread = Spread(parts=parts, scheme=scheme, preparation_device="gpu")
+        plan = Plan(algorithm, orientation, ordering, "gpu", spread=spread)
         assert run(plan, prepared, "total").total == whole["total"].total
         np.testing.assert_array_equal(
             cupy.asnumpy(run(plan, prepared, "per_node").per_node), cupy.asnumpy(whole["per_node"].per_node)
@@ -85,23 +87,25 @@ def test_two_workers_on_one_gpu_equal_one(rmat14):
         )
 
 
+@pytest.mark.parametrize("scheme", ["hashed", "range"])
 @pytest.mark.parametrize("keep", [False, True])
 @pytest.mark.parametrize("orientation,ordering", sorted(STREAMED))
-def test_prepared_in_chunks_on_the_gpu_equals_prepared_whole(rmat14, orientation, ordering, keep):
+def test_prepared_in_chunks_on_the_gpu_equals_prepared_whole(rmat14, orientation, ordering, keep, scheme):
     import cupy
 
     src, dst, n, _ = rmat14
     host_src, host_dst = cupy.asnumpy(src), cupy.asnumpy(dst)
     whole = prepare_undirected(host_src, host_dst, n, orientation=orientation, ordering=ordering)
     chunked = prepare_streamed(
-        host_src, host_dst, n, orientation=orientation, ordering=ordering, parts=3, chunk_rows=10_000,
-        keep=keep,
+        host_src, host_dst, n, orientation=orientation, ordering=ordering, parts=3, scheme=scheme,
+        chunk_rows=10_000, keep=keep,
     )
     np.testing.assert_array_equal(
         chunked.to_original_vertices(chunked.degree), whole.to_original_vertices(whole.degree)
     )
     for algorithm in GPU_ALGORITHMS:
-        plan = Plan(algorithm, orientation, ordering, "gpu", spread=Spread(parts=3, preparation_device="cpu"))
+        spread = Spread(parts=3, scheme=scheme, preparation_device="cpu")
+        plan = Plan(algorithm, orientation, ordering, "gpu", spread=spread)
         np.testing.assert_array_equal(
             run(plan, chunked, "per_node").per_node, count(whole, algorithm, "per_node").per_node
         )

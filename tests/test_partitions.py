@@ -1,7 +1,7 @@
-"""Partitioned counting (hashed 2D partitions, p³ tasks) equals the whole count:
-every algorithm and mode against the unpartitioned engine, every NetworkX
-function through the backend with ``partitions`` set, the settings' checks, and
-the memory limit's choice of parts."""
+"""Partitioned counting (2D partitions, hashed and by ranges, p³ tasks) equals
+the whole count: every algorithm and mode against the unpartitioned engine, every
+NetworkX function through the backend with ``partitions`` set, the vertex
+classes, the settings' checks, and the memory limit's choice of parts."""
 
 import networkx as nx
 import numpy as np
@@ -16,7 +16,7 @@ from nx_tricount.execute import run
 from nx_tricount.generators import rmat_edges
 from nx_tricount.plan import Plan
 from nx_tricount.preprocess import STREAMED, prepare_arcs, prepare_streamed, prepare_undirected
-from nx_tricount.preprocess.partition import class_size, split, task_graph
+from nx_tricount.preprocess.partition import VertexClasses, counted_tasks, split, task_graph
 from nx_tricount.scale_out import Spread, decide, task_bytes, whole_bytes
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
@@ -29,8 +29,8 @@ def _no_conversion_cache():
         yield
 
 
-def _plan(algorithm, orientation, ordering, parts):
-    return Plan(algorithm, orientation, ordering, "cpu", spread=Spread(parts=parts))
+def _plan(algorithm, orientation, ordering, parts, scheme="hashed"):
+    return Plan(algorithm, orientation, ordering, "cpu", spread=Spread(parts=parts, scheme=scheme))
 
 
 @pytest.fixture(scope="module")
@@ -40,16 +40,17 @@ def rmat():
     return src, dst, 1 << 10, values
 
 
+@pytest.mark.parametrize("scheme", ["hashed", "range"])
 @pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_every_mode_equals_the_whole_count(rmat, algorithm, orientation, ordering):
+def test_every_mode_equals_the_whole_count(rmat, algorithm, orientation, ordering, scheme):
     src, dst, n, values = rmat
     prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
     weighted = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
     whole = {mode: count(prepared, algorithm, mode) for mode in ("total", "per_node", "per_edge")}
     whole_weighted = count(weighted, algorithm, "per_node").per_node
     for parts in (1, 2, 3, 4, 5):
-        plan = _plan(algorithm, orientation, ordering, parts)
+        plan = _plan(algorithm, orientation, ordering, parts, scheme)
         assert run(plan, prepared, "total").total == whole["total"].total
         np.testing.assert_array_equal(run(plan, prepared, "per_node").per_node, whole["per_node"].per_node)
         per_edge = run(plan, prepared, "per_edge")
@@ -59,15 +60,16 @@ def test_every_mode_equals_the_whole_count(rmat, algorithm, orientation, orderin
         np.testing.assert_allclose(run(plan, weighted, "per_node").per_node, whole_weighted, rtol=4e-16)
 
 
+@pytest.mark.parametrize("scheme", ["hashed", "range"])
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_directed_arcs_as_given(algorithm):
+def test_directed_arcs_as_given(algorithm, scheme):
     # Arcs with 2-cycles and 3-cycles: every transitive triple has one task.
     rng = np.random.default_rng(4)
     src, dst = rng.integers(0, 60, 700), rng.integers(0, 60, 700)
     prepared = prepare_arcs(src, dst, 60)
     whole = count(prepared, algorithm, "total").total
     for parts in (2, 3, 5):
-        assert run(_plan(algorithm, "arcs", "none", parts), prepared, "total").total == whole
+        assert run(_plan(algorithm, "arcs", "none", parts, scheme), prepared, "total").total == whole
 
 
 def test_tasks_share_out_the_triangles(rmat):
@@ -81,7 +83,7 @@ def test_tasks_share_out_the_triangles(rmat):
         for j in range(3):
             for k in range(3):
                 graph = task_graph(partition, i, j, k)
-                assert graph.sizes == tuple(class_size(n, 3, c) for c in (i, j, k))
+                assert graph.sizes == tuple(partition.classes.size(c) for c in (i, j, k))
                 assert graph.prepared.ascending
                 assert bool((graph.prepared.rows < graph.prepared.indices).all())
                 totals.append(count(graph.prepared, "merge", "total").total)
@@ -89,23 +91,42 @@ def test_tasks_share_out_the_triangles(rmat):
     assert min(totals) > 0  # R-MAT's triangles spread over every class pattern
 
 
+def test_ranges_leave_only_the_ascending_tasks(rmat):
+    # Where every arc goes to a higher id, ranges of ids leave P_ab empty for
+    # a > b: only the tasks i <= j <= k are counted, and they hold every triangle.
+    src, dst, n, _ = rmat
+    prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    partition = split(prepared, 4, "range")
+    assert all(part[0].size == 0 for (a, b), part in partition.parts.items() if a > b)
+    tasks = counted_tasks(partition, _plan("merge", "id", "degree", 4, "range").tasks)
+    assert {(t.i, t.j, t.k) for t in tasks} <= {(i, j, k) for i in range(4) for j in range(i, 4) for k in range(j, 4)}
+    assert len(tasks) > 1
+    totals = [count(task_graph(partition, t.i, t.j, t.k).prepared, "merge", "total").total for t in tasks]
+    assert sum(totals) == count(prepared, "merge", "total").total
+    # The ranges hold about equal degree sums.
+    classes, degree = partition.classes, prepared.degree
+    sums = [int(degree[classes.members(c)].sum()) for c in range(4)]
+    assert max(sums) - min(sums) <= 2 * int(degree.max())
+
+@pytest.mark.parametrize("scheme", ["hashed", "range"])
 @pytest.mark.parametrize("keep", [False, True])
 @pytest.mark.parametrize("orientation,ordering", sorted(STREAMED))
 @pytest.mark.parametrize("parts", [1, 2, 3])
-def test_prepared_in_chunks_equals_prepared_whole(rmat, orientation, ordering, parts, keep):
+def test_prepared_in_chunks_equals_prepared_whole(rmat, orientation, ordering, parts, keep, scheme):
     # The chunked preparation (on the CPU here, on the GPU for graphs beyond its
     # memory) gives the same graph: the same counts in every mode, the same degrees.
     src, dst, n, _ = rmat
     whole = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
     chunked = prepare_streamed(
-        src, dst, n, orientation=orientation, ordering=ordering, parts=parts, chunk_rows=1000,
-        device="cpu", keep=keep,
+        src, dst, n, orientation=orientation, ordering=ordering, parts=parts, scheme=scheme,
+        chunk_rows=1000, device="cpu", keep=keep,
     )
+    assert chunked.partition.classes.scheme == scheme
     assert chunked.m == whole.m
     np.testing.assert_array_equal(
         chunked.to_original_vertices(chunked.degree), whole.to_original_vertices(whole.degree)
     )
-    plan = _plan("merge", orientation, ordering, parts)
+    plan = _plan("merge", orientation, ordering, parts, scheme)
     assert run(plan, chunked, "total").total == count(whole, "merge", "total").total
     np.testing.assert_array_equal(
         run(plan, chunked, "per_node").per_node, count(whole, "merge", "per_node").per_node
@@ -117,10 +138,47 @@ def test_prepared_in_chunks_equals_prepared_whole(rmat, orientation, ordering, p
     )
 
 
-def test_class_size():
-    assert [class_size(10, 3, c) for c in range(3)] == [4, 3, 3]
-    assert [class_size(2, 4, c) for c in range(4)] == [1, 1, 0, 0]
-    assert sum(class_size(1001, 7, c) for c in range(7)) == 1001
+def test_hashed_classes():
+    assert [VertexClasses(3, 10).size(c) for c in range(3)] == [4, 3, 3]
+    assert [VertexClasses(4, 2).size(c) for c in range(4)] == [1, 1, 0, 0]
+    assert sum(VertexClasses(7, 1001).size(c) for c in range(7)) == 1001
+
+
+@pytest.mark.parametrize(
+    "degree,p",
+    [
+        ([3, 1, 4, 1, 5, 9, 2, 6, 5, 3], 3),
+        ([0] * 5, 2),  # no edges: every vertex in the first class
+        ([1, 1], 4),  # more classes than vertices: some empty
+        ([100, 1, 1, 1, 1], 3),  # a hub heavier than a class's share
+        ([7], 1),
+    ],
+)
+def test_range_classes(degree, p):
+    degree = np.array(degree, dtype=np.int64)
+    n = degree.size
+    classes = VertexClasses.ranges(degree, p)
+    assert classes.scheme == "range" and classes.starts[0] == 0 and classes.starts[-1] == n
+    assert list(classes.starts) == sorted(classes.starts) and len(classes.starts) == p + 1
+    assert sum(classes.size(c) for c in range(p)) == n
+    v = np.arange(n, dtype=np.int32)
+    of = classes.of(v)
+    for c in range(p):
+        members = v[classes.members(c)]
+        assert (of[members] == c).all()
+        local = classes.local(members, c)
+        np.testing.assert_array_equal(local, np.arange(members.size))
+        np.testing.assert_array_equal(classes.local(members, of[members]), local)
+        np.testing.assert_array_equal(classes.global_ids(local.astype(np.int64), c), members)
+    share = degree.sum() / p
+    for c in range(p):  # a class passes its share by less than its first vertex's degree
+        block = degree[classes.members(c)]
+        assert block.sum() <= np.ceil(share) + (block[0] if block.size else 0)
+
+
+def test_an_unknown_partitioning_is_refused():
+    with pytest.raises(ValueError, match="unknown partitioning 'modulo'"):
+        VertexClasses.of_scheme("modulo", 2, 10, None)
 
 
 @pytest.mark.parametrize("name", SMALL_DATASETS)
@@ -129,14 +187,16 @@ def test_data_graphs_through_networkx(name):
     G = nx_tricount.from_edges(src, dst)
     expected = nx.transitivity(G, backend="tricount", device="cpu")
     expected_triangles = nx.triangles(G, backend="tricount", device="cpu")
-    with nx.config.backends.tricount(partitions=3):
-        assert nx.transitivity(G, backend="tricount", device="cpu") == expected
-        assert nx.triangles(G, backend="tricount", device="cpu") == expected_triangles
+    for partitioning in ("hashed", "range"):
+        with nx.config.backends.tricount(partitions=3, partitioning=partitioning, orientation="id", ordering="degree"):
+            assert nx.transitivity(G, backend="tricount", device="cpu") == expected
+            assert nx.triangles(G, backend="tricount", device="cpu") == expected_triangles
 
 
+@pytest.mark.parametrize("partitioning", ["hashed", "range"])
 @pytest.mark.parametrize("parts", [2, 4])
 @pytest.mark.parametrize("graph", sorted(weighted_graphs()))
-def test_every_function_weighted(graph, parts):
+def test_every_function_weighted(graph, parts, partitioning):
     G = weighted_graphs()[graph]
     expected = {
         "triangles": nx.triangles(G, backend="tricount", device="cpu"),
@@ -144,7 +204,7 @@ def test_every_function_weighted(graph, parts):
         "average": nx.average_clustering(G, weight="weight", backend="tricount", device="cpu"),
         "transitivity": nx.transitivity(G, backend="tricount", device="cpu"),
     }
-    with nx.config.backends.tricount(partitions=parts):
+    with nx.config.backends.tricount(partitions=parts, partitioning=partitioning):
         assert nx.triangles(G, backend="tricount", device="cpu") == expected["triangles"]
         ours = nx.clustering(G, weight="weight", backend="tricount", device="cpu")
         assert ours.keys() == expected["clustering"].keys()
@@ -156,15 +216,16 @@ def test_every_function_weighted(graph, parts):
         assert nx.transitivity(G, backend="tricount", device="cpu") == expected["transitivity"]
 
 
+@pytest.mark.parametrize("partitioning", ["hashed", "range"])
 @pytest.mark.parametrize("parts", [2, 3])
 @pytest.mark.parametrize("graph", sorted(directed_graphs()))
-def test_every_function_directed(graph, parts):
+def test_every_function_directed(graph, parts, partitioning):
     G = directed_graphs()[graph]
     expected = (
         nx.clustering(G, backend="tricount", device="cpu"),
         nx.transitivity(G, backend="tricount", device="cpu"),
     )
-    with nx.config.backends.tricount(partitions=parts):
+    with nx.config.backends.tricount(partitions=parts, partitioning=partitioning):
         assert nx.clustering(G, backend="tricount", device="cpu") == expected[0]
         assert nx.transitivity(G, backend="tricount", device="cpu") == expected[1]
 
@@ -173,11 +234,23 @@ def test_partitions_in_the_plan_and_at_info(caplog):
     G = nx.karate_club_graph()
     plan = nx_tricount.make_plan(G, device="cpu", partitions=3)
     assert plan.spread.parts == 3 and len(plan.tasks) == 27
-    assert "partitions=3 tasks=27" in str(plan)
+    assert "partitions=3 partitioning=hashed tasks=27" in str(plan)
     with caplog.at_level("INFO", logger="nx_tricount"):
         with nx.config.backends.tricount(partitions=3):
             nx.triangles(G, backend="tricount", device="cpu")
-    assert any("27 tasks of 3 parts per side" in r.getMessage() for r in caplog.records)
+    assert any(
+        "27 tasks of 3 parts per side (hashed partition, 0 without triangles skipped" in r.getMessage()
+        for r in caplog.records
+    )
+    plan = nx_tricount.make_plan(G, device="cpu", partitions=3, partitioning="range", orientation="id")
+    assert plan.spread.scheme == "range" and "partitioning range: configured" in str(plan)
+    caplog.clear()
+    with caplog.at_level("INFO", logger="nx_tricount"):
+        with nx.config.backends.tricount(partitions=3, partitioning="range", orientation="id"):
+            nx.triangles(G, backend="tricount", device="cpu")
+    [message] = [r.getMessage() for r in caplog.records if "parts per side" in r.getMessage()]
+    assert "of 3 parts per side (range partition, " in message
+    assert int(message.split()[1]) <= 10  # the tasks i <= j <= k at most
 
 
 def test_memory_limit_chooses_the_parts(monkeypatch):
@@ -194,13 +267,25 @@ def test_memory_limit_chooses_the_parts(monkeypatch):
     assert spread.parts > 1 and spread.preparation_device == "cpu"
 
 
+def test_ranges_need_the_parts_set_when_the_memory_limit_decides():
+    rows, n = 1_000_000, 60_000
+    small = whole_bytes(rows) // 10
+    with pytest.raises(ValueError, match="partitioning='range' needs partitions set"):
+        decide(rows, n, "cpu", _settings(memory_limit=small, partitioning="range"))
+    spread = decide(rows, n, "cpu", _settings(memory_limit=small, partitioning="range", partitions=5))
+    assert (spread.parts, spread.scheme) == (5, "range")
+    assert decide(rows, n, "cpu", _settings(partitioning="range")).parts == 1  # fits: whole
+
+
 def test_a_memory_limit_too_small_is_refused():
     with pytest.raises(ValueError, match="memory_limit of 100 bytes is too small"):
         decide(1000, 100, "cpu", _settings(memory_limit=100))
 
 
 def _settings(**overrides):
-    settings = dict(partitions=None, memory_limit=None, devices="auto", distributed=None, progress=None)
+    settings = dict(
+        partitions=None, partitioning="hashed", memory_limit=None, devices="auto", distributed=None, progress=None
+    )
     settings.update(overrides)
     return settings
 
@@ -219,6 +304,8 @@ def test_memory_limit_strings(text, expected):
         ("partitions", 0),
         ("partitions", 2.5),
         ("partitions", True),
+        ("partitioning", "modulo"),
+        ("partitioning", None),
         ("memory_limit", "lots"),
         ("memory_limit", -5),
         ("memory_limit", "20 parsecs"),
@@ -241,9 +328,14 @@ def test_settings_from_the_environment():
     from nx_tricount.config import ENVIRONMENT_ERRORS, config_from_environment
 
     config = config_from_environment(
-        {"NX_TRICOUNT_PARTITIONS": "4", "NX_TRICOUNT_MEMORY_LIMIT": "2GB", "NX_TRICOUNT_DEVICES": "0,1"}
+        {
+            "NX_TRICOUNT_PARTITIONS": "4",
+            "NX_TRICOUNT_PARTITIONING": "Range",
+            "NX_TRICOUNT_MEMORY_LIMIT": "2GB",
+            "NX_TRICOUNT_DEVICES": "0,1",
+        }
     )
-    assert (config.partitions, config.memory_limit, config.devices) == (4, "2GB", [0, 1])
+    assert (config.partitions, config.partitioning, config.memory_limit, config.devices) == (4, "range", "2GB", [0, 1])
     config_from_environment({"NX_TRICOUNT_PARTITIONS": "many"})
     assert "NX_TRICOUNT_PARTITIONS" in ENVIRONMENT_ERRORS["partitions"]
     config_from_environment({})

@@ -441,21 +441,25 @@ test_weighted_decimal_matches_networkx = _weighted_property(DECIMAL, 0.15)
 test_weighted_huge_int_matches_networkx = _weighted_property(HUGE_INT, 0.15)
 
 
+PARTITIONINGS = st.sampled_from(["hashed", "range"])
+
+
 @budget(0.2)
-@given(graph_and_nodes(), st.integers(2, 4))
-def test_partitioned_matches_networkx(case, parts):
-    """The unweighted functions through a hashed 2D partition of 2 to 4 parts per
-    side: exactly NetworkX's, every graph class, label, nodes= form and configuration."""
-    with nx.config.backends.tricount(partitions=parts):
+@given(graph_and_nodes(), st.integers(2, 4), PARTITIONINGS)
+def test_partitioned_matches_networkx(case, parts, partitioning):
+    """The unweighted functions through a 2D partition (hashed or by ranges) of 2
+    to 4 parts per side: exactly NetworkX's, every graph class, label, nodes= form
+    and configuration."""
+    with nx.config.backends.tricount(partitions=parts, partitioning=partitioning):
         check_unweighted(*case, device="cpu")
 
 
 @budget(0.2)
-@given(graph_and_nodes(weights=NUMERIC), st.integers(2, 4))
-def test_partitioned_weighted_matches_networkx(case, parts):
-    """Weighted clustering through a hashed 2D partition: within the stated bound."""
+@given(graph_and_nodes(weights=NUMERIC), st.integers(2, 4), PARTITIONINGS)
+def test_partitioned_weighted_matches_networkx(case, parts, partitioning):
+    """Weighted clustering through a 2D partition: within the stated bound."""
     spec, nodes, config = case
-    with nx.config.backends.tricount(partitions=parts):
+    with nx.config.backends.tricount(partitions=parts, partitioning=partitioning):
         check_weighted(spec, nodes, _weight_name(spec), config, device="cpu")
 
 

@@ -1,14 +1,18 @@
-"""Hashed 2D partitions of an oriented CSR, and the graph of one count task
-(TRUST §5.2, ``docs/algorithms.md``, "Partitioned counting").
+"""2D partitions of an oriented CSR, and the graph of one count task
+(``docs/algorithms.md``, "Partitioned counting").
 
-With ``p`` parts per side, vertex ``v`` is in class ``v mod p``, where its local
-id is ``v // p``; part ``P_ab`` holds the arcs ``u -> v`` with ``u mod p = a``
-and ``v mod p = b``. A triangle is found as the arcs ``u -> v``, ``u -> w``,
-``v -> w`` of its source, middle and sink (one way in an acyclic orientation;
-in a directed graph's arcs every transitive triple has its own), so the task
-``(i, j, k)`` that takes the triangles with ``u, v, w`` in the classes ``i, j,
-k`` needs only ``P_ij``, ``P_ik`` and ``P_jk``, and the ``p³`` tasks share the
-triangles out exactly.
+With ``p`` parts per side, the vertices fall into ``p`` classes
+(:class:`VertexClasses`): hashed, ``v mod p`` (TRUST §5.1, the default), or
+ranges of consecutive ids with about equal degree sums (bitwise-2d-partition.md
+§3.2). Part ``P_ab`` holds the arcs ``u -> v`` with ``u`` in class ``a`` and ``v``
+in class ``b``, as local ids (a vertex's place in its class). A triangle is found
+as the arcs ``u -> v``, ``u -> w``, ``v -> w`` of its source, middle and sink (one
+way in an acyclic orientation; in a directed graph's arcs every transitive
+triple has its own), so the task ``(i, j, k)`` that takes the triangles with
+``u, v, w`` in the classes ``i, j, k`` needs only ``P_ij``, ``P_ik`` and ``P_jk``,
+and the ``p³`` tasks share the triangles out exactly. A task with an empty part
+has no triangle: where every arc goes to a higher id, ranges leave ``P_ab``
+empty for ``a > b``, and only the tasks ``i <= j <= k`` run.
 
 A task's graph keeps three copies of the vertices apart: sources (class ``i``),
 middles (class ``j``) and sinks (class ``k``), numbered block after block, with
@@ -20,12 +24,101 @@ higher id, so every algorithm counts it as it is.
 
 from dataclasses import dataclass
 
-from ..device import module_of
+from ..catalog import PARTITIONINGS
+from ..device import module_of, to_host
 from .ops import ops_for
 from .prepare import Prepared
 from .simplify import index_dtype
 
-__all__ = ["Partition", "TaskGraph", "split", "task_graph", "class_size", "task_arcs"]
+__all__ = [
+    "VertexClasses",
+    "Partition",
+    "TaskGraph",
+    "split",
+    "task_graph",
+    "task_arcs",
+    "counted_tasks",
+]
+
+@dataclass(frozen=True)
+class VertexClasses:
+    """The ``p`` classes of the vertices ``0 .. n - 1``.
+
+    Attributes
+    ----------
+    p, n : int
+        Classes and vertices.
+    starts : tuple of int or None
+        None: hashed, vertex ``v`` in class ``v mod p`` at local id ``v // p``.
+        Else ``p + 1`` ascending ids from 0 to ``n``: class ``c`` is the ids
+        ``starts[c] .. starts[c + 1] - 1``, vertex ``v`` at local id ``v - starts[c]``.
+    """
+
+    p: int
+    n: int
+    starts: tuple | None = None
+
+    @classmethod
+    def ranges(cls, degree, p):
+        """Ranges of consecutive ids, each with about ``1 / p`` of the degree sum
+        (bitwise-2d-partition.md §3.2: parts of about equal size); ``degree`` is
+        an int array (host or device) of one entry per vertex."""
+        xp = module_of(degree)
+        cumulative = xp.cumsum(degree, dtype=xp.int64)
+        total = int(cumulative[-1]) if degree.size else 0
+        cuts = xp.asarray([c * total // p for c in range(1, p)], dtype=xp.int64)
+        inner = to_host(xp.searchsorted(cumulative, cuts, side="right")).tolist()
+        return cls(p, int(degree.size), (0, *inner, int(degree.size)))
+
+    @classmethod
+    def of_scheme(cls, scheme, p, n, degree):
+        """The classes of ``scheme`` (``"hashed"`` or ``"range"``); ``degree`` is read for ranges only."""
+        if scheme not in PARTITIONINGS:
+            raise ValueError(
+                f"unknown partitioning {scheme!r}; accepted: {', '.join(map(repr, PARTITIONINGS))}"
+            )
+        return cls(p, n) if scheme == "hashed" else cls.ranges(degree, p)
+
+    @property
+    def scheme(self):
+        return "hashed" if self.starts is None else "range"
+
+    def of(self, v):
+        """The class of each vertex of the int array ``v``."""
+        if self.starts is None:
+            return v % self.p
+        xp = module_of(v)
+        if self.p == 1:
+            return xp.zeros_like(v)
+        # The inner starts are at most n, so they fit the ids' dtype.
+        return xp.searchsorted(xp.asarray(self.starts[1:-1], dtype=v.dtype), v, side="right")
+
+    def local(self, v, c):
+        """The local ids of the vertices ``v`` of class ``c`` (an int, or their
+        classes as an int array)."""
+        if self.starts is None:
+            return v // self.p
+        if isinstance(c, int):
+            return v - self.starts[c]
+        return v - module_of(v).asarray(self.starts, dtype=v.dtype)[c]
+
+    def size(self, c):
+        """How many vertices class ``c`` holds."""
+        if self.starts is None:
+            return max(0, (self.n - c + self.p - 1) // self.p)
+        return self.starts[c + 1] - self.starts[c]
+
+    def members(self, c):
+        """The vertices of class ``c``, by local id, as a slice of ``0 .. n - 1``."""
+        if self.starts is None:
+            return slice(c, c + self.size(c) * self.p, self.p)
+        return slice(self.starts[c], self.starts[c + 1])
+
+    def global_ids(self, local, c):
+        """The vertices of class ``c`` at the int64 local ids ``local``."""
+        if self.starts is None:
+            return local * self.p + c
+        return local + self.starts[c]
 
 
 @dataclass
@@ -34,10 +127,8 @@ class Partition:
 
     Attributes
     ----------
-    p : int
-        Parts per side (vertex classes).
-    n : int
-        Vertices of the whole graph.
+    classes : VertexClasses
+        Which class each vertex is in, and its local id there.
     parts : dict
         ``(a, b)`` -> ``(sources, targets, arcs, values)``: the local ids of the
         part's arcs in CSR order, their positions in the whole CSR (int64) and
@@ -49,11 +140,20 @@ class Partition:
         ``streamed.py``): arc ``t`` of part ``(a, b)`` is arc ``offsets[(a, b)] + t``.
     """
 
-    p: int
-    n: int
+    classes: VertexClasses
     parts: dict
     orientation: str
     offsets: dict | None = None
+
+    @property
+    def p(self):
+        """Parts per side (vertex classes)."""
+        return self.classes.p
+
+    @property
+    def n(self):
+        """Vertices of the whole graph."""
+        return self.classes.n
 
 
 @dataclass
@@ -79,13 +179,8 @@ class TaskGraph:
     arcs: object
 
 
-def class_size(n, p, c):
-    """Vertices ``v < n`` with ``v mod p = c``."""
-    return max(0, (n - c + p - 1) // p)
-
-
-def split(prepared, p):
-    """The hashed 2D partition of ``prepared`` into ``p²`` parts, on its device.
+def split(prepared, p, scheme="hashed"):
+    """The 2D partition of ``prepared`` into ``p²`` parts, on its device.
 
     Parameters
     ----------
@@ -93,6 +188,9 @@ def split(prepared, p):
         Oriented CSR (any orientation, arcs as given included).
     p : int
         Parts per side, at least 1.
+    scheme : {"hashed", "range"}
+        How vertices fall into classes (:class:`VertexClasses`); ranges balance
+        the degrees of the CSR's arcs.
 
     Returns
     -------
@@ -102,7 +200,12 @@ def split(prepared, p):
         raise ValueError(f"parts per side must be at least 1, got {p}")
     xp = module_of(prepared.indices)
     rows, indices = prepared.rows, prepared.indices
-    part_of = (rows.astype(xp.int64) % p) * p + indices % p
+    degree = None
+    if scheme == "range":
+        degree = ops_for(rows).endpoint_counts(rows, indices, prepared.n, a_sorted=True)
+    classes = VertexClasses.of_scheme(scheme, p, prepared.n, degree)
+    source_class, target_class = classes.of(rows), classes.of(indices)
+    part_of = source_class.astype(xp.int64) * p + target_class
     # A stable sort keeps each part's arcs in CSR order.
     order = xp.argsort(part_of, kind="stable")
     bounds = xp.searchsorted(part_of[order], xp.arange(p * p + 1)).tolist()
@@ -111,14 +214,25 @@ def split(prepared, p):
         for b in range(p):
             arcs = order[bounds[a * p + b] : bounds[a * p + b + 1]]
             values = None if prepared.values is None else prepared.values[arcs]
-            parts[(a, b)] = (rows[arcs] // p, indices[arcs] // p, arcs, values)
-    return Partition(p, prepared.n, parts, prepared.orientation)
+            parts[(a, b)] = (classes.local(rows[arcs], a), classes.local(indices[arcs], b), arcs, values)
+    return Partition(classes, parts, prepared.orientation)
+
+
+def _task_parts(i, j, k):
+    return ((i, j), (i, k), (j, k))
 
 
 def task_arcs(partition, i, j, k):
     """The arcs of task ``(i, j, k)``: ``P_ij``, ``P_ik``, ``P_jk`` (how many rows)."""
     parts = partition.parts
-    return sum(int(parts[key][0].size) for key in ((i, j), (i, k), (j, k)))
+    return sum(int(parts[key][0].size) for key in _task_parts(i, j, k))
+
+
+def counted_tasks(partition, tasks):
+    """The ``tasks`` (each with ``i``, ``j``, ``k``) that can hold a triangle:
+    those whose three parts all hold arcs."""
+    parts = partition.parts
+    return [t for t in tasks if all(parts[key][0].size for key in _task_parts(t.i, t.j, t.k))]
 
 
 def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
@@ -132,11 +246,10 @@ def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
     -------
     TaskGraph
     """
-    n, p = partition.n, partition.p
-    sizes = tuple(class_size(n, p, c) for c in (i, j, k))
+    sizes = tuple(partition.classes.size(c) for c in (i, j, k))
     starts = (0, sizes[0], sizes[0] + sizes[1])
     total = sum(sizes)
-    blocks = (((i, j), 0, 1), ((i, k), 0, 2), ((j, k), 1, 2))
+    blocks = tuple(zip(_task_parts(i, j, k), (0, 0, 1), (1, 2, 2)))
     pieces = [partition.parts[key] for key, _, _ in blocks]
     xp = xp or module_of(pieces[0][2])
     dtype = index_dtype(total)

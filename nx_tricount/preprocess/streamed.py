@@ -1,14 +1,15 @@
 """Preparing an undirected edge list in host memory that does not fit on the GPU:
-through the GPU in chunks, straight into the hashed 2D partition that the count
-tasks read (``docs/algorithms.md``, "Partitioned counting").
+through the GPU in chunks, straight into the 2D partition that the count tasks
+read (``docs/algorithms.md``, "Partitioned counting").
 
 1. Chunks of edge rows go up; each leaves as its distinct edges ``lo < hi``
    (packed keys), sorted into ``p²`` buckets by ``(lo mod p, hi mod p)``, so
    that every copy of an edge lands in one bucket.
 2. Each bucket goes up whole, drops its duplicates and adds its degrees.
-3. With the degrees complete, each bucket goes up again: its edges are relabelled
-   (ordering ``degree``) and oriented (``id`` or ``degree``), and each arc
-   ``u -> v`` goes to part ``(u mod p, v mod p)`` as local ids ``u // p, v // p``.
+3. With the degrees complete, the vertex classes are known (hashed, or ranges of
+   the final ids); each bucket goes up again: its edges are relabelled (ordering
+   ``degree``) and oriented (``id`` or ``degree``), and each arc ``u -> v`` goes
+   to the part of its classes as local ids.
 
 Host memory holds the keys (8 bytes an edge row) and the parts (8 bytes an arc),
 the GPU one chunk or one bucket at a time; or, when they fit beside a chunk and
@@ -23,7 +24,7 @@ from ..device import array_module, module_of, to_host
 from .host_ops import SENTINEL
 from .ops import ops_for
 from .ordering import relabel, vertex_order
-from .partition import Partition
+from .partition import Partition, VertexClasses
 from .simplify import SimpleGraph, index_dtype
 
 __all__ = [
@@ -42,7 +43,7 @@ STREAMED = {("id", "none"), ("id", "degree"), ("degree", "none"), ("degree", "de
 
 
 class PartitionedGraph:
-    """An oriented graph as its hashed 2D partition in host memory: what the
+    """An oriented graph as its 2D partition in host memory: what the
     count tasks read, with what the results need (as a ``Prepared`` offers it).
 
     Attributes
@@ -80,16 +81,21 @@ class PartitionedGraph:
     def arcs_original(self):
         """The arcs ``(src, dst)``, part after part (the numbering of the
         partition's ``offsets``), as original ids."""
-        p, parts = self.partition.p, self.partition.parts
-        src = np.concatenate([to_host(part[0]) * np.int64(p) + a for (a, _), part in parts.items()])
-        dst = np.concatenate([to_host(part[1]) * np.int64(p) + b for (_, b), part in parts.items()])
+        classes, parts = self.partition.classes, self.partition.parts
+        src = np.concatenate(
+            [classes.global_ids(to_host(part[0]).astype(np.int64), a) for (a, _), part in parts.items()]
+        )
+        dst = np.concatenate(
+            [classes.global_ids(to_host(part[1]).astype(np.int64), b) for (_, b), part in parts.items()]
+        )
         if self.perm is not None:
             src, dst = self.perm[src], self.perm[dst]
         return src, dst
 
 
 def prepare_streamed(
-    src, dst, n, *, orientation, ordering, parts, chunk_rows=1 << 27, device="gpu", keep=False
+    src, dst, n, *, orientation, ordering, parts, scheme="hashed", chunk_rows=1 << 27, device="gpu",
+    keep=False,
 ):
     """The :class:`PartitionedGraph` of a host edge list, prepared on the GPU in chunks.
 
@@ -102,6 +108,8 @@ def prepare_streamed(
     ordering : {"none", "degree"}
     parts : int
         Parts per side ``p``.
+    scheme : {"hashed", "range"}
+        How vertices fall into classes (ranges of the final ids, by degree).
     chunk_rows : int
         Edge rows per transfer.
     device : {"gpu", "cpu"}
@@ -128,11 +136,13 @@ def prepare_streamed(
         del keys
     perm = vertex_order(ordering, degree)
     rank = None if perm is None else relabel(perm.astype(index_dtype(n)), n)
+    new_degree = degree if perm is None else degree[perm]
+    classes = VertexClasses.of_scheme(scheme, p, n, new_degree)
     pieces = {(a, b): [] for a in range(p) for b in range(p)}
     for bucket in buckets:
         keys = xp.asarray(bucket[0])
         bucket.clear()
-        local_u, local_v = oriented_parts(keys, n, p, orientation, degree, rank, keep)
+        local_u, local_v = oriented_parts(keys, n, classes, orientation, degree, rank, keep)
         del keys
         for index, key in enumerate(sorted(pieces)):
             if local_u[index].size:
@@ -143,9 +153,8 @@ def prepare_streamed(
         local = [here.concatenate([c[i] for c in chunks]) if chunks else empty for i in (0, 1)]
         arcs[key] = (local[0], local[1], None, None)
         offsets[key], start = start, start + local[0].size
-    new_degree = degree if perm is None else degree[perm]
     return PartitionedGraph(
-        Partition(p, n, arcs, orientation, offsets),
+        Partition(classes, arcs, orientation, offsets),
         to_host(new_degree),
         None if perm is None else to_host(perm),
         orientation,
@@ -194,18 +203,21 @@ def key_degrees(keys, n):
     return ops.endpoint_counts(lo, hi, n)
 
 
-def oriented_parts(keys, n, p, orientation, degree, rank=None, keep=False):
+def oriented_parts(keys, n, classes, orientation, degree, rank=None, keep=False):
     """The edges of ``keys`` relabelled by ``rank`` (None keeps the ids), oriented by
     ``orientation`` on the complete ``degree``, and split into the parts ``0 .. p² - 1``
-    (part ``(a, b)`` is ``a p + b``): ``(local_u, local_v)``, two lists of arrays of
-    local ids, in host memory (or where ``keys`` are, with ``keep``)."""
+    of ``classes`` (a :class:`~.partition.VertexClasses`; part ``(a, b)`` is ``a p + b``):
+    ``(local_u, local_v)``, two lists of arrays of local ids, in host memory (or where
+    ``keys`` are, with ``keep``)."""
     ops = ops_for(keys)
     lo, hi = ops.unpack_keys(keys, n, index_dtype(n))
     arcs, _ = ops.oriented_keys(orientation, SimpleGraph(n, lo, hi, degree), rank)
     del lo, hi
     u, v = ops.unpack_keys(arcs, n, np.int64)
     dtype = index_dtype(n)
-    return by_part(((u // p).astype(dtype), (v // p).astype(dtype)), (u % p) * p + v % p, p, keep)
+    source_class, target_class = classes.of(u), classes.of(v)
+    local = (classes.local(u, source_class).astype(dtype), classes.local(v, target_class).astype(dtype))
+    return by_part(local, source_class * classes.p + target_class, classes.p, keep)
 
 
 def by_part(arrays, part, p, keep=False):

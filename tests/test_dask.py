@@ -40,13 +40,14 @@ def graph():
     return nx_tricount.from_edges(src, dst)
 
 
-def test_dask_equals_local(client, graph):
+@pytest.mark.parametrize("partitioning", ["hashed", "range"])
+def test_dask_equals_local(client, graph, partitioning):
     expected = (
         nx.triangles(graph, backend="tricount", device="cpu"),
         nx.transitivity(graph, backend="tricount", device="cpu"),
         nx.average_clustering(graph, backend="tricount", device="cpu"),
     )
-    with nx.config.backends.tricount(distributed="dask", partitions=3):
+    with nx.config.backends.tricount(distributed="dask", partitions=3, partitioning=partitioning):
         ours = (
             nx.triangles(graph, backend="tricount", device="cpu"),
             nx.transitivity(graph, backend="tricount", device="cpu"),

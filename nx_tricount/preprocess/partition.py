@@ -40,6 +40,7 @@ __all__ = [
     "counted_tasks",
 ]
 
+
 @dataclass(frozen=True)
 class VertexClasses:
     """The ``p`` classes of the vertices ``0 .. n - 1``.

@@ -3,6 +3,8 @@ the whole count: every algorithm and mode against the unpartitioned engine, ever
 NetworkX function through the backend with ``partitions`` set, the vertex
 classes, the settings' checks, and the memory limit's choice of parts."""
 
+import dataclasses
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -89,6 +91,33 @@ def test_tasks_share_out_the_triangles(rmat):
                 totals.append(count(graph.prepared, "merge", "total").total)
     assert sum(totals) == count(prepared, "merge", "total").total
     assert min(totals) > 0  # R-MAT's triangles spread over every class pattern
+
+
+@pytest.mark.parametrize("scheme", ["hashed", "range"])
+@pytest.mark.parametrize("orientation,ordering", [*PREPROCESSING, ("arcs", "none")])
+def test_task_graphs_merged_from_ordered_parts_equal_sorted_ones(rmat, orientation, ordering, scheme):
+    # Parts split from a CSR are in its order, and their task graph is merged
+    # without a sort: the same CSR, values and arc positions as sorting gives.
+    src, dst, n, values = rmat
+    if orientation == "arcs":
+        prepared = prepare_arcs(src, dst, n)
+    else:
+        prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
+    partition = split(prepared, 3, scheme)
+    assert partition.in_csr_order
+    unordered = dataclasses.replace(partition, in_csr_order=False)
+    for i, j, k in [(0, 1, 2), (2, 1, 0), (1, 1, 1), (0, 0, 2), (2, 2, 0)]:
+        for with_arcs in (False, True):
+            merged = task_graph(partition, i, j, k, with_arcs=with_arcs)
+            ordered = task_graph(unordered, i, j, k, with_arcs=with_arcs)
+            for name in ("indptr", "indices", "rows", "values"):
+                ours, theirs = getattr(merged.prepared, name), getattr(ordered.prepared, name)
+                assert (ours is None) == (theirs is None)
+                if ours is not None:
+                    np.testing.assert_array_equal(ours, theirs)
+                    assert ours.dtype == theirs.dtype
+            if with_arcs:
+                np.testing.assert_array_equal(merged.arcs, ordered.arcs)
 
 
 def test_ranges_leave_only_the_ascending_tasks(rmat):

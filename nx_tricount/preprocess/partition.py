@@ -19,7 +19,9 @@ middles (class ``j``) and sinks (class ``k``), numbered block after block, with
 ``P_ij`` as arcs from sources to middles, ``P_ik`` from sources to sinks and
 ``P_jk`` from middles to sinks. Its triangles are exactly the task's, equal
 classes included (the copies are distinct vertices), and every arc goes to a
-higher id, so every algorithm counts it as it is.
+higher id, so every algorithm counts it as it is. Parts split from a CSR keep
+its order, and their task's CSR is merged from them without a sort; parts
+gathered in another order (prepared in chunks) are sorted per task.
 """
 
 from dataclasses import dataclass
@@ -139,12 +141,16 @@ class Partition:
     offsets : dict or None
         Where the parts' ``arcs`` are None (a graph prepared straight into parts,
         ``streamed.py``): arc ``t`` of part ``(a, b)`` is arc ``offsets[(a, b)] + t``.
+    in_csr_order : bool
+        Each part's arcs are sorted by local source, then local target (as
+        :func:`split` leaves them), so task graphs are merged, not sorted.
     """
 
     classes: VertexClasses
     parts: dict
     orientation: str
     offsets: dict | None = None
+    in_csr_order: bool = False
 
     @property
     def p(self):
@@ -216,7 +222,8 @@ def split(prepared, p, scheme="hashed"):
             arcs = order[bounds[a * p + b] : bounds[a * p + b + 1]]
             values = None if prepared.values is None else prepared.values[arcs]
             parts[(a, b)] = (classes.local(rows[arcs], a), classes.local(indices[arcs], b), arcs, values)
-    return Partition(classes, parts, prepared.orientation)
+    # Local ids keep the order of the ids of a class, so each part is in CSR order.
+    return Partition(classes, parts, prepared.orientation, in_csr_order=True)
 
 
 def _task_parts(i, j, k):
@@ -260,16 +267,9 @@ def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
     targets = xp.concatenate(
         [xp.asarray(piece[1]).astype(dtype) + starts[t] for piece, (_, _, t) in zip(pieces, blocks)]
     )
-    ops = ops_for(sources)
-    keys = ops.packed_keys(sources, targets, total)
     values = arcs = None
-    if pieces[0][3] is None and not with_arcs:  # nothing rides with the keys: sort them alone
-        indptr, indices, rows = ops.csr_of_sorted_keys(xp.sort(keys), total, dtype, keys.size)
-        return TaskGraph(_task_prepared(partition, total, indptr, indices, rows, None), (i, j, k), sizes, None)
-    order = xp.argsort(keys)
-    indptr, indices, rows = ops.csr_of_sorted_keys(keys[order], total, dtype, keys.size)
     if pieces[0][3] is not None:
-        values = xp.concatenate([xp.asarray(piece[3]) for piece in pieces])[order]
+        values = xp.concatenate([xp.asarray(piece[3]) for piece in pieces])
     if with_arcs:
         arcs = xp.concatenate(
             [
@@ -278,9 +278,57 @@ def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
                 else xp.arange(partition.offsets[key], partition.offsets[key] + piece[0].size)
                 for (key, _, _), piece in zip(blocks, pieces)
             ]
-        )[order]
+        )
+    ops = ops_for(sources)
+    if partition.in_csr_order:
+        counts = [int(piece[0].size) for piece in pieces]
+        indptr, position = _merged_csr(ops, sources, counts, sizes)
+        rows, indices, values, arcs = (_placed(a, position) for a in (sources, targets, values, arcs))
+    else:
+        keys = ops.packed_keys(sources, targets, total)
+        if values is None and arcs is None:  # nothing rides with the keys: sort them alone
+            indptr, indices, rows = ops.csr_of_sorted_keys(xp.sort(keys), total, dtype, keys.size)
+        else:
+            order = xp.argsort(keys)
+            indptr, indices, rows = ops.csr_of_sorted_keys(keys[order], total, dtype, keys.size)
+            values, arcs = (None if a is None else a[order] for a in (values, arcs))
     prepared = _task_prepared(partition, total, indptr, indices, rows, values)
     return TaskGraph(prepared, (i, j, k), sizes, arcs)
+
+
+def _merged_csr(ops, sources, counts, sizes):
+    """The ``indptr`` of a task's CSR and each arc's position in it, from its
+    parts in CSR order, without a sort.
+
+    ``sources`` holds the task ids of the sources of ``P_ij``, ``P_ik`` and
+    ``P_jk``, part after part (``counts`` arcs each). A source's row holds its
+    arcs of ``P_ij`` (to middles) before those of ``P_ik`` (to sinks, higher
+    ids): an arc of ``P_ij`` comes after the earlier arcs of ``P_ij`` and the
+    ``P_ik`` arcs of earlier rows, one of ``P_ik`` after the ``P_ij`` arcs of
+    its row and earlier ones and the earlier arcs of ``P_ik``. The middles'
+    rows follow, holding ``P_jk`` in its own order.
+    """
+    xp = module_of(sources)
+    ij, ik = counts[0], counts[0] + counts[1]
+    to_middles = ops.vertex_counts(sources[:ij], sizes[0])
+    to_sinks = ops.vertex_counts(sources[ij:ik], sizes[0])
+    from_middles = ops.vertex_counts(sources[ik:] - sizes[0], sizes[1])
+    position = xp.arange(sources.size, dtype=xp.int64)
+    position[:ij] += (xp.cumsum(to_sinks) - to_sinks)[sources[:ij]]
+    position[ij:ik] += xp.cumsum(to_middles)[sources[ij:ik]] - ij
+    lengths = xp.concatenate([to_middles + to_sinks, from_middles, xp.zeros(sizes[2], dtype=xp.int64)])
+    indptr = xp.zeros(sum(sizes) + 1, dtype=xp.int64)
+    indptr[1:] = xp.cumsum(lengths)
+    return indptr, position
+
+
+def _placed(array, position):
+    """``array`` with element ``t`` moved to ``position[t]`` (None stays None)."""
+    if array is None:
+        return None
+    out = module_of(array).empty_like(array)
+    out[position] = array
+    return out
 
 
 def _task_prepared(partition, n, indptr, indices, rows, values):

@@ -10,6 +10,7 @@ one count (``algorithms/accumulate.py``).
 """
 
 import logging
+from dataclasses import replace
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from .algorithms.counts import round_pairs, two_sum
 from .device import module_of, to_host
 from .executors import results
 from .preprocess.ops import ops_for
-from .preprocess.partition import Partition, counted_tasks, split
+from .preprocess.partition import counted_tasks, split
 
 __all__ = ["run"]
 
@@ -71,7 +72,7 @@ def _on_host(partition):
         key: tuple(None if a is None else to_host(a) for a in part)
         for key, part in partition.parts.items()
     }
-    return Partition(partition.classes, parts, partition.orientation, partition.offsets)
+    return replace(partition, parts=parts)
 
 
 class _Sum:

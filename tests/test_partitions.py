@@ -150,7 +150,10 @@ def test_prepared_in_chunks_equals_prepared_whole(rmat, orientation, ordering, p
         src, dst, n, orientation=orientation, ordering=ordering, parts=parts, scheme=scheme,
         chunk_rows=1000, device="cpu", keep=keep,
     )
-    assert chunked.partition.classes.scheme == scheme
+    assert chunked.partition.classes.scheme == scheme and chunked.partition.in_csr_order
+    for local_u, local_v, _, _ in chunked.partition.parts.values():
+        keys = local_u.astype(np.int64) * n + local_v
+        assert (np.diff(keys) > 0).all()  # sorted, so task graphs are merged, not sorted
     assert chunked.m == whole.m
     np.testing.assert_array_equal(
         chunked.to_original_vertices(chunked.degree), whole.to_original_vertices(whole.degree)

@@ -10,6 +10,8 @@ read (``docs/algorithms.md``, "Partitioned counting").
    the final ids); each bucket goes up again: its edges are relabelled (ordering
    ``degree``) and oriented (``id`` or ``degree``), and each arc ``u -> v`` goes
    to the part of its classes as local ids.
+4. Each part goes up once more and is sorted, so that the tasks' graphs are
+   merged from the parts without a sort of their own (``partition.py``).
 
 Host memory holds the keys (8 bytes an edge row) and the parts (8 bytes an arc),
 the GPU one chunk or one bucket at a time; or, when they fit beside a chunk and
@@ -148,13 +150,15 @@ def prepare_streamed(
             if local_u[index].size:
                 pieces[key].append((local_u[index], local_v[index]))
     arcs, offsets, start = {}, {}, 0
-    for key, chunks in pieces.items():
+    for key in sorted(pieces):
+        chunks = pieces.pop(key)
         empty = here.zeros(0, index_dtype(n))
         local = [here.concatenate([c[i] for c in chunks]) if chunks else empty for i in (0, 1)]
-        arcs[key] = (local[0], local[1], None, None)
+        del chunks
+        arcs[key] = (*_in_csr_order(xp, *local, n, keep), None, None)
         offsets[key], start = start, start + local[0].size
     return PartitionedGraph(
-        Partition(classes, arcs, orientation, offsets),
+        Partition(classes, arcs, orientation, offsets, in_csr_order=True),
         to_host(new_degree),
         None if perm is None else to_host(perm),
         orientation,
@@ -177,6 +181,17 @@ def _buckets(xp, src, dst, n, p, chunk_rows, keep):
         if not pieces:
             pieces.append((xp if keep else np).zeros(0, np.int64))
     return buckets
+
+
+def _in_csr_order(xp, local_u, local_v, n, keep):
+    """A part's arcs sorted by local source, then local target, on ``xp``'s
+    device; in host memory unless ``keep``."""
+    u, v = xp.asarray(local_u), xp.asarray(local_v)
+    ops = ops_for(u)
+    keys = xp.sort(ops.packed_keys(u, v, n))
+    del u, v
+    u, v = ops.unpack_keys(keys, n, local_u.dtype)
+    return (u, v) if keep else (to_host(u), to_host(v))
 
 
 # The steps, shared with the preparation of Dask frames (nx_tricount/dask_frames.py).

@@ -184,6 +184,7 @@ def test_hashed_classes():
         ([1, 1], 4),  # more classes than vertices: some empty
         ([100, 1, 1, 1, 1], 3),  # a hub heavier than a class's share
         ([7], 1),
+        ([], 3),  # no vertices
     ],
 )
 def test_range_classes(degree, p):

@@ -66,12 +66,15 @@ class VertexClasses:
         """Ranges of consecutive ids, each with about ``1 / p`` of the degree sum
         (bitwise-2d-partition.md §3.2: parts of about equal size); ``degree`` is
         an int array (host or device) of one entry per vertex."""
+        n = int(degree.size)
+        if p == 1 or n == 0:
+            return cls(p, n, (0, *[n] * p))
         xp = module_of(degree)
         cumulative = xp.cumsum(degree, dtype=xp.int64)
-        total = int(cumulative[-1]) if degree.size else 0
+        total = int(cumulative[-1])
         cuts = xp.asarray([c * total // p for c in range(1, p)], dtype=xp.int64)
         inner = to_host(xp.searchsorted(cumulative, cuts, side="right")).tolist()
-        return cls(p, int(degree.size), (0, *inner, int(degree.size)))
+        return cls(p, n, (0, *inner, n))
 
     @classmethod
     def of_scheme(cls, scheme, p, n, degree):

@@ -128,11 +128,11 @@ def prepare_streamed(
             f"chunks; accepted: {sorted(STREAMED)}"
         )
     p = parts
-    here = xp if keep else np
     buckets = _buckets(xp, src, dst, n, p, chunk_rows, keep)
     degree = xp.zeros(n, dtype=np.int64)
     for b, pieces in enumerate(buckets):
-        keys = xp.unique(xp.asarray(here.concatenate(pieces)))
+        # The pieces are joined on the device, not in host memory first.
+        keys = xp.unique(xp.concatenate([xp.asarray(piece) for piece in pieces]))
         degree += key_degrees(keys, n)
         buckets[b] = [keys if keep else to_host(keys)]
         del keys
@@ -151,12 +151,9 @@ def prepare_streamed(
                 pieces[key].append((local_u[index], local_v[index]))
     arcs, offsets, start = {}, {}, 0
     for key in sorted(pieces):
-        chunks = pieces.pop(key)
-        empty = here.zeros(0, index_dtype(n))
-        local = [here.concatenate([c[i] for c in chunks]) if chunks else empty for i in (0, 1)]
-        del chunks
-        arcs[key] = (*_in_csr_order(xp, *local, n, keep), None, None)
-        offsets[key], start = start, start + local[0].size
+        local_u, local_v = _in_csr_order(xp, pieces.pop(key), n, keep)
+        arcs[key] = (local_u, local_v, None, None)
+        offsets[key], start = start, start + local_u.size
     return PartitionedGraph(
         Partition(classes, arcs, orientation, offsets, in_csr_order=True),
         to_host(new_degree),
@@ -183,14 +180,17 @@ def _buckets(xp, src, dst, n, p, chunk_rows, keep):
     return buckets
 
 
-def _in_csr_order(xp, local_u, local_v, n, keep):
-    """A part's arcs sorted by local source, then local target, on ``xp``'s
-    device; in host memory unless ``keep``."""
-    u, v = xp.asarray(local_u), xp.asarray(local_v)
+def _in_csr_order(xp, chunks, n, keep):
+    """A part's arcs, its pieces ``(local_u, local_v)`` joined and sorted by local
+    source, then local target, on ``xp``'s device (no join in host memory); kept
+    there with ``keep``, else returned to host memory."""
+    dtype = index_dtype(n)
+    u, v = (xp.concatenate([xp.asarray(c[i]) for c in chunks]) if chunks else xp.zeros(0, dtype) for i in (0, 1))
+    chunks.clear()
     ops = ops_for(u)
     keys = xp.sort(ops.packed_keys(u, v, n))
     del u, v
-    u, v = ops.unpack_keys(keys, n, local_u.dtype)
+    u, v = ops.unpack_keys(keys, n, dtype)
     return (u, v) if keep else (to_host(u), to_host(v))
 
 

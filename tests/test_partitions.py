@@ -216,14 +216,19 @@ def test_an_unknown_partitioning_is_refused():
 
 @pytest.mark.parametrize("name", SMALL_DATASETS)
 def test_data_graphs_through_networkx(name):
+    # Every counting function on every test graph, 1 to 5 parts per side, hashed
+    # and by ranges, on the default preprocessing and on ascending ids (where
+    # ranges skip tasks): the unpartitioned answer.
     src, dst = load_edges(name)
     G = nx_tricount.from_edges(src, dst)
-    expected = nx.transitivity(G, backend="tricount", device="cpu")
-    expected_triangles = nx.triangles(G, backend="tricount", device="cpu")
-    for partitioning in ("hashed", "range"):
-        with nx.config.backends.tricount(partitions=3, partitioning=partitioning, orientation="id", ordering="degree"):
-            assert nx.transitivity(G, backend="tricount", device="cpu") == expected
-            assert nx.triangles(G, backend="tricount", device="cpu") == expected_triangles
+    functions = (nx.triangles, nx.clustering, nx.average_clustering, nx.transitivity)
+    expected = [f(G, backend="tricount", device="cpu") for f in functions]
+    for parts in (1, 2, 3, 4, 5):
+        for partitioning in ("hashed", "range"):
+            for preprocessing in ({}, {"orientation": "id", "ordering": "degree"}):
+                with nx.config.backends.tricount(partitions=parts, partitioning=partitioning, **preprocessing):
+                    ours = [f(G, backend="tricount", device="cpu") for f in functions]
+                assert ours == expected, (parts, partitioning, preprocessing)
 
 
 @pytest.mark.parametrize("partitioning", ["hashed", "range"])

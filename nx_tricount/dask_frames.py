@@ -151,7 +151,9 @@ def _task_per_node(ij, ik, jk, classes, n, p, algorithm):
     graph, counts = _count_task(ij, ik, jk, classes, n, p, algorithm, "per_node")
     # The task's blocks are the classes i, j, k (hashed: vertices c, c + p, c + 2p, ...).
     hashed = VertexClasses(p, n)
-    nodes = np.concatenate([hashed.global_ids(np.arange(size, dtype=np.int64), c) for c, size in zip(classes, graph.sizes)])
+    nodes = np.concatenate(
+        [hashed.global_ids(np.arange(size, dtype=np.int64), c) for c, size in zip(classes, graph.sizes)]
+    )
     nonzero = counts.per_node != 0
     return pd.DataFrame({"node": nodes[nonzero], "triangles": counts.per_node[nonzero].astype(np.int64)})
 

@@ -127,8 +127,9 @@ def oriented_csr(G, orientation, ordering, device, weight=None):
 
 def partitioned_graph(G, orientation, ordering, parts, scheme, memory_limit):
     """``G``'s simple undirected graph, oriented and split into ``parts`` per side
-    (vertex classes by ``scheme``) in host memory, prepared through the GPU in chunks that fit ``memory_limit``
-    bytes (:func:`~nx_tricount.preprocess.streamed.prepare_streamed`).
+    (vertex classes by ``scheme``) in host memory, prepared through the GPU in
+    chunks that fit ``memory_limit`` bytes
+    (:func:`~nx_tricount.preprocess.streamed.prepare_streamed`).
 
     Returns
     -------

@@ -185,7 +185,9 @@ def _in_csr_order(xp, chunks, n, keep):
     source, then local target, on ``xp``'s device (no join in host memory); kept
     there with ``keep``, else returned to host memory."""
     dtype = index_dtype(n)
-    u, v = (xp.concatenate([xp.asarray(c[i]) for c in chunks]) if chunks else xp.zeros(0, dtype) for i in (0, 1))
+    u, v = (
+        xp.concatenate([xp.asarray(c[i]) for c in chunks]) if chunks else xp.zeros(0, dtype) for i in (0, 1)
+    )
     chunks.clear()
     ops = ops_for(u)
     keys = xp.sort(ops.packed_keys(u, v, n))

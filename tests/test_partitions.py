@@ -8,6 +8,9 @@ import dataclasses
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 import nx_tricount
 from conftest import SMALL_DATASETS, load_edges
@@ -188,7 +191,18 @@ def test_hashed_classes():
     ],
 )
 def test_range_classes(degree, p):
-    degree = np.array(degree, dtype=np.int64)
+    _check_range_classes(np.array(degree, dtype=np.int64), p)
+
+
+@settings(deadline=None, max_examples=300)
+@given(arrays(np.int64, st.integers(0, 40), elements=st.integers(0, 30)), st.integers(1, 8))
+def test_range_classes_of_any_degrees(degree, p):
+    _check_range_classes(degree, p)
+
+
+def _check_range_classes(degree, p):
+    # Ranges cover 0 .. n - 1 in order; of, local and global_ids agree; each
+    # class passes its share of the degree sum by less than one vertex.
     n = degree.size
     classes = VertexClasses.ranges(degree, p)
     assert classes.scheme == "range" and classes.starts[0] == 0 and classes.starts[-1] == n
@@ -204,7 +218,7 @@ def test_range_classes(degree, p):
         np.testing.assert_array_equal(classes.local(members, of[members]), local)
         np.testing.assert_array_equal(classes.global_ids(local.astype(np.int64), c), members)
     share = degree.sum() / p
-    for c in range(p):  # a class passes its share by less than its first vertex's degree
+    for c in range(p):
         block = degree[classes.members(c)]
         assert block.sum() <= np.ceil(share) + (block[0] if block.size else 0)
 

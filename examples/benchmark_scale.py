@@ -6,7 +6,7 @@ the host), then ``nx.transitivity`` counts them through the backend under each
 setting given (``memory_limit=8GB``, ``partitions=3,partitioning=range``,
 ``algorithm=merge``, ...; the empty setting is the default plan), on a fresh
 ``TriGraph`` each run. It prints, as JSON lines: the plan's
-parts and where it prepared the graph, ``from_edges`` and count seconds (wall
+parts, partitioning and where it prepared the graph, ``from_edges`` and count seconds (wall
 clock), the peak of CuPy's memory pool, and the transitivity, which must be the
 same under every setting.
 
@@ -57,7 +57,7 @@ def run(src, dst, scale, setting, device, repeats):
         done = time.perf_counter()
         row = dict(
             scale=scale, rows=int(src.size), setting=setting, algorithm=plan.algorithm,
-            parts=plan.spread.parts, prepared_on=plan.preparation_device,
+            parts=plan.spread.parts, partitioning=plan.spread.scheme, prepared_on=plan.preparation_device,
             from_edges_s=round(built - start, 3), count_s=round(done - built, 3),
             peak_pool_gib=None if pool is None else round(pool.total_bytes() / 2**30, 2),
             transitivity=transitivity,

@@ -11,6 +11,7 @@ from . import preparation, runtime
 from .device import module_of
 from .execute import run
 from .preprocess import STREAMED
+from .preprocess.ops import ops_for
 
 __all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
 
@@ -134,12 +135,9 @@ def _on_pairs(plan):
 def _out_degrees(prepared):
     """Each vertex's successors, from the directions of its oriented arc pairs
     (bit 0: the arc's source has the other end as successor, bit 1: its target)."""
-    xp = module_of(prepared.values)
-    if prepared.m == 0:
-        return xp.zeros(prepared.n, dtype=np.int64)
+    ops, n = ops_for(prepared.indices), prepared.n
     along, against = prepared.values & 1, prepared.values >> 1
-    degree = xp.bincount(prepared.rows, weights=along, minlength=prepared.n)
-    degree += xp.bincount(prepared.indices, weights=against, minlength=prepared.n)
+    degree = ops.vertex_counts(prepared.rows, n, along) + ops.vertex_counts(prepared.indices, n, against)
     return degree.astype(np.int64)
 
 

@@ -105,19 +105,22 @@ def _few_nodes(args, kwargs, squares):
     return None
 
 
+def _single_or_few_nodes(args, kwargs, squares):
+    single = single_node_is_cheaper(args, kwargs)
+    return single if single is not True else _few_nodes(args, kwargs, squares) or True
+
+
 def few_nodes_are_cheaper(args, kwargs):
     """:func:`single_node_is_cheaper`, and decline a container of nodes of a
     NetworkX graph on which NetworkX's work is below the graph's edge count (a
     conversion's work): triangles and clustering of a few nodes."""
-    single = single_node_is_cheaper(args, kwargs)
-    return single if single is not True else _few_nodes(args, kwargs, squares=False) or True
+    return _single_or_few_nodes(args, kwargs, squares=False)
 
 
 def few_nodes_squares_are_cheaper(args, kwargs):
     """:func:`few_nodes_are_cheaper` for square clustering, whose work per node
     grows with its pairs of neighbours."""
-    single = single_node_is_cheaper(args, kwargs)
-    return single if single is not True else _few_nodes(args, kwargs, squares=True) or True
+    return _single_or_few_nodes(args, kwargs, squares=True)
 
 
 def _fewer_edges(args, kwargs, limit):

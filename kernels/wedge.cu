@@ -15,6 +15,13 @@
 // binary search of N+(w). Orientations other than "id" may close a wedge either way
 // (both = 1): u -> w is searched too.
 // A block takes blockDim * spread consecutive wedges.
+// The graph of a task of a 2D partition is tripartite (nx_tricount/preprocess/
+// partition.py): sources, middles and sinks, arcs only from a block to a later one,
+// so only a wedge of a source's middle and sink can close. The *_cross entries
+// enumerate those alone: the pairs (i, j), i < split <= j, of a source's row whose
+// first `split` arcs go to middles, split * (d - split) of them, row by row. Their
+// bitmap is a rectangle: the last middles' arcs to the last sinks, `words` words a
+// row (where ids ascend by degree within each block, the densest of both).
 // Per node and per edge, a triangle is counted on two arcs of its base vertex:
 // v -> u in phase 2 (neighbouring lanes hold consecutive arcs: coalesced atomics),
 // and v -> w in phase 3, where each thread walks its own wedges again, now with
@@ -83,6 +90,12 @@ __device__ __forceinline__ bool bit_set(const unsigned* __restrict__ bitmap, uns
     return (bitmap[row_start(row, words) + (col >> 5) - (row >> 5)] >> (col & 31)) & 1u;
 }
 
+// A task graph's rectangular bitmap: row r holds `words` words.
+__device__ __forceinline__ bool cross_bit_set(const unsigned* __restrict__ bitmap,
+                                              unsigned words, unsigned row, unsigned col) {
+    return (bitmap[(size_t)row * words + (col >> 5)] >> (col & 31)) & 1u;
+}
+
 // The two arcs of a wedge, v -> w and v -> u, as CSR positions: one shared-memory
 // access per wedge, free of bank conflicts for odd spreads.
 struct __align__(2 * sizeof(EID)) WedgeArcs {
@@ -110,14 +123,15 @@ __device__ __forceinline__ void credit_rows(const WedgeArcs* own, int count, Cou
     warp_add(out, row, row_hits);
 }
 
-template <int MODE>
+template <int MODE, bool CROSS>
 __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr,
                                             const VID* __restrict__ indices,
                                             const VID* __restrict__ rows,
-                                            const long long* __restrict__ prefix, VID n,
+                                            const long long* __restrict__ prefix,
+                                            const VID* __restrict__ splits, VID n,
                                             long long wedges, int spread, int both,
                                             const unsigned* __restrict__ bitmap,
-                                            VID first_row, unsigned words,
+                                            VID first_row, VID first_col, unsigned words,
                                             const WEIGHT* __restrict__ values,
                                             unsigned* arc_hits, void* out) {
     extern __shared__ unsigned char shared[];
@@ -136,22 +150,30 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
         VID v = base_of(prefix, 0, n, k);
         long long start = indptr[v];
         int d = (int)(indptr[v + 1] - start);
-        int i, j;
-        wedge_pair(k - prefix[v], d, i, j);
+        int i, j, split = 0;
+        if (CROSS) {
+            split = (int)splits[v];
+            long long r = k - prefix[v];
+            i = (int)(r / (d - split));
+            j = split + (int)(r % (d - split));
+        } else {
+            wedge_pair(k - prefix[v], d, i, j);
+        }
         EID base = (EID)start;
         WedgeArcs* own = slots + first;
         for (int s = 0;;) {
             own[s] = WedgeArcs{base + i, base + j};
             if (++s == count) break;
             if (++j == d) {
-                if (++i == d - 1) {
+                if (++i == (CROSS ? split : d - 1)) {
                     v = next_base(prefix, v, n);
                     start = indptr[v];
                     base = (EID)start;
                     d = (int)(indptr[v + 1] - start);
+                    if (CROSS) split = (int)splits[v];
                     i = 0;
                 }
-                j = i + 1;
+                j = CROSS ? split : i + 1;
             }
         }
     }
@@ -170,9 +192,12 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
             pj = arcs.to_u;
             w = indices[pi];
             u = indices[pj];
-            if (w >= first_row) {
-                hit = bit_set(bitmap, words, (unsigned)(w - first_row),
-                              (unsigned)(u - first_row));
+            // Without CROSS, u > w: w >= first_row puts u in the bitmap too.
+            if (w >= first_row && (!CROSS || u >= first_col)) {
+                hit = CROSS ? cross_bit_set(bitmap, words, (unsigned)(w - first_row),
+                                            (unsigned)(u - first_col))
+                            : bit_set(bitmap, words, (unsigned)(w - first_row),
+                                      (unsigned)(u - first_row));
                 if (hit && MODE != MODE_TOTAL && MODE != MODE_PER_NODE) {
                     closing = find(indices, (EID)indptr[w], (EID)indptr[w + 1], u);
                 }
@@ -221,24 +246,29 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
     }
 }
 
-#define WEDGE_ENTRY(name, MODE, BLOCKS)                                                     \
+#define WEDGE_ENTRY(name, MODE, CROSS, BLOCKS)                                              \
     extern "C" __global__ void __launch_bounds__(256, BLOCKS)                                \
         name(const long long* indptr, const VID* indices, const VID* rows,                   \
-             const long long* prefix, VID n, long long wedges, int spread, int both,         \
-             const unsigned* bitmap, VID first_row, unsigned words, const WEIGHT* values,    \
-             unsigned* arc_hits, void* out) {                                                 \
-        wedge_count<MODE>(indptr, indices, rows, prefix, n, wedges, spread, both, bitmap,    \
-                          first_row, words, values, arc_hits, out);                          \
+             const long long* prefix, const VID* splits, VID n, long long wedges,            \
+             int spread, int both, const unsigned* bitmap, VID first_row, VID first_col,     \
+             unsigned words, const WEIGHT* values, unsigned* arc_hits, void* out) {           \
+        wedge_count<MODE, CROSS>(indptr, indices, rows, prefix, splits, n, wedges, spread,   \
+                                 both, bitmap, first_row, first_col, words, values,          \
+                                 arc_hits, out);                                             \
     }
 
 // Blocks of at most 256 threads (nx_tricount/algorithms/wedge.py launches 128);
 // registers capped at 32 so that 2048 threads fit on a multiprocessor (full
 // occupancy: the searches are latency-bound). Per node runs with six blocks' bound
 // (measured: docs/benchmarks.md, 'wedge: per-node launch bounds and hub counters').
-WEDGE_ENTRY(wedge_total, MODE_TOTAL, 8)
-WEDGE_ENTRY(wedge_per_node, MODE_PER_NODE, 6)
-WEDGE_ENTRY(wedge_per_edge, MODE_PER_EDGE, 8)
-WEDGE_ENTRY(wedge_weighted, MODE_WEIGHTED, 8)
+WEDGE_ENTRY(wedge_total, MODE_TOTAL, false, 8)
+WEDGE_ENTRY(wedge_per_node, MODE_PER_NODE, false, 6)
+WEDGE_ENTRY(wedge_per_edge, MODE_PER_EDGE, false, 8)
+WEDGE_ENTRY(wedge_weighted, MODE_WEIGHTED, false, 8)
+WEDGE_ENTRY(wedge_cross_total, MODE_TOTAL, true, 8)
+WEDGE_ENTRY(wedge_cross_per_node, MODE_PER_NODE, true, 6)
+WEDGE_ENTRY(wedge_cross_per_edge, MODE_PER_EDGE, true, 8)
+WEDGE_ENTRY(wedge_cross_weighted, MODE_WEIGHTED, true, 8)
 
 // pairs[0] = 0 and pairs[v + 1] = C(d+(v), 2), the wedges of vertex v: their
 // cumulative sum is the prefix phase 1 searches.
@@ -249,6 +279,33 @@ extern "C" __global__ void wedge_pairs(const long long* indptr, long long n, lon
         long long d = indptr[v + 1] - indptr[v];
         pairs[v + 1] = d * (d - 1) / 2;
     }
+}
+
+// The cross wedges of a task graph: for each of the `sources` first vertices, its
+// split (the arcs to middles, ids below middle_end, lead its sorted row) and
+// pairs[v + 1] = split * (d - split); no other vertex has one.
+extern "C" __global__ void wedge_cross_pairs(const long long* indptr, const VID* indices,
+                                             long long n, long long sources,
+                                             long long middle_end, VID* splits,
+                                             long long* pairs) {
+    long long v = global_thread();
+    if (v == 0) pairs[0] = 0;
+    if (v >= n) return;
+    long long wedges = 0;
+    if (v < sources) {
+        long long start = indptr[v], end = indptr[v + 1], lo = start, hi = end;
+        while (lo < hi) {
+            long long mid = (lo + hi) >> 1;
+            if (indices[mid] < middle_end) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        splits[v] = (VID)(lo - start);
+        wedges = (lo - start) * (end - lo);
+    }
+    pairs[v + 1] = wedges;
 }
 
 // Thread 0: what the host needs to know before the count, for a single transfer:
@@ -326,4 +383,18 @@ extern "C" __global__ void __launch_bounds__(256)
     for (int h = threadIdx.x; h < HUB_VERTICES; h += blockDim.x) {
         if (hubs[h]) atomicAdd(out + first_hub + h, hubs[h]);
     }
+}
+
+// A task graph's rectangle: set bit (w - first_row, u - first_col) for every arc
+// w -> u of the last middles (CSR positions first_arc .. end_arc) to a sink u >= first_col.
+extern "C" __global__ void wedge_cross_bitmap(const VID* indices, const VID* rows,
+                                              long long first_arc, long long end_arc,
+                                              long long first_row, long long first_col,
+                                              long long words, unsigned* bitmap) {
+    long long p = first_arc + global_thread();
+    if (p >= end_arc) return;
+    long long col = indices[p] - first_col;
+    if (col < 0) return;
+    long long row = rows[p] - first_row;
+    atomicOr(bitmap + row * words + (col >> 5), 1u << (col & 31));
 }

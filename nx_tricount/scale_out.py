@@ -12,6 +12,7 @@ import math
 import sys
 from dataclasses import dataclass
 
+from .algorithms.wedge import BITMAP_ROWS
 from .config import memory_bytes
 
 __all__ = ["Spread", "decide", "whole_bytes", "task_bytes"]
@@ -68,8 +69,12 @@ def whole_bytes(rows):
 
 
 def task_bytes(rows, n, p):
-    """GPU bytes of one task of a ``p``-part partition (``rows`` bounds the arcs)."""
-    return TASK_BYTES_PER_ARC * math.ceil(3 * rows / (p * p)) + TASK_BYTES_PER_VERTEX * 3 * math.ceil(n / p)
+    """GPU bytes of one task of a ``p``-part partition (``rows`` bounds the arcs),
+    the wedge count's bitmap rectangle included."""
+    class_size = math.ceil(n / p)
+    side = min(BITMAP_ROWS // 2, class_size)
+    bitmap = 4 * side * math.ceil(side / 32)
+    return TASK_BYTES_PER_ARC * math.ceil(3 * rows / (p * p)) + TASK_BYTES_PER_VERTEX * 3 * class_size + bitmap
 
 
 def decide(rows, n, device, settings, free_memory=None):

@@ -56,6 +56,31 @@ def test_every_mode_equals_the_whole_count(rmat14, algorithm, orientation, order
         )
 
 
+@pytest.mark.parametrize("scheme", ["hashed", "range"])
+@pytest.mark.parametrize("bitmap_rows", [0, 2048, None])
+def test_wedge_task_bitmap_equals_the_whole_count(rmat14, bitmap_rows, scheme):
+    # A task graph's rectangle of its last middles by its last sinks covers none,
+    # part (1,024 of each block's 5,461-8,192) or all of the closing arcs.
+    import cupy
+
+    src, dst, n, values = rmat14
+    prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    weighted = prepare_undirected(src, dst, n, orientation="id", ordering="degree", values=values)
+    parameters = () if bitmap_rows is None else (("bitmap_rows", bitmap_rows),)
+    whole = {mode: count(prepared, "wedge", mode, "gpu") for mode in ("total", "per_node", "per_edge")}
+    whole_weighted = cupy.asnumpy(count(weighted, "wedge", "per_node", "gpu").per_node)
+    for parts in (2, 3):
+        spread = Spread(parts=parts, scheme=scheme, preparation_device="gpu")
+        plan = Plan("wedge", "id", "degree", "gpu", parameters=parameters, spread=spread)
+        assert run(plan, prepared, "total").total == whole["total"].total
+        for mode in ("per_node", "per_edge"):
+            got, expected = (getattr(c, mode) for c in (run(plan, prepared, mode), whole[mode]))
+            np.testing.assert_array_equal(cupy.asnumpy(got), cupy.asnumpy(expected))
+        np.testing.assert_allclose(
+            cupy.asnumpy(run(plan, weighted, "per_node").per_node), whole_weighted, rtol=4e-16
+        )
+
+
 @pytest.fixture(scope="module")
 def rmat22():
     src, dst = rmat_edges(22, 16, seed=22)  # host memory

@@ -15,11 +15,13 @@ from numba import njit, prange
 
 from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE
+from .wedge_layout import BITMAP_MIN_DEGREE, build_bitmap, cross_sides, gpu_layout, triangle_words
 
 __all__ = [
     "count_cpu",
     "count_gpu",
     "wedge_prefix",
+    "cross_splits",
     "wedge_pair",
     "SPREAD",
     "THREADS",
@@ -50,22 +52,29 @@ FILL = 4
 #: 'wedge: spread, fill and threads').
 THREADS = 128
 
-#: Smallest undirected degree of a bitmap row: below it a binary search of N+(w)
-#: takes a few steps and the bitmap would only cost memory (docs/benchmarks.md,
-#: 'wedge: bitmap rows').
-BITMAP_MIN_DEGREE = 32
-
 #: Wedges per CPU task: enough to amortise the base-vertex search, small enough
 #: to balance 2..64 threads on graphs with a few hundred thousand wedges.
 CPU_SPREAD = 4096
 
 
-def wedge_prefix(indptr):
-    """Return the int64 prefix sums of ``C(d+(v), 2)``, length ``n + 1``."""
+def wedge_prefix(indptr, splits=None):
+    """Return the int64 prefix sums of the wedges of each vertex, length ``n + 1``:
+    ``C(d+(v), 2)``, or with ``splits`` (a task graph's, :func:`cross_splits`) its
+    cross wedges ``split * (d+(v) - split)``."""
     out_degree = np.diff(indptr)
+    pairs = out_degree * (out_degree - 1) // 2 if splits is None else splits * (out_degree - splits)
     prefix = np.zeros(out_degree.size + 1, dtype=np.int64)
-    np.cumsum(out_degree * (out_degree - 1) // 2, out=prefix[1:])
+    np.cumsum(pairs, out=prefix[1:])
     return prefix
+
+
+def cross_splits(prepared):
+    """Each vertex's arcs to middles (int64, length ``n``) in a task graph
+    (``prepared.task_blocks``): they lead a source's row, and a wedge closes only
+    between one of them and an arc to a sink; 0 for the middles and sinks."""
+    sources, middles, _ = prepared.task_blocks
+    to_middles = (prepared.rows < sources) & (prepared.indices < sources + middles)
+    return np.bincount(prepared.rows[to_middles], minlength=prepared.n).astype(np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -104,41 +113,47 @@ def _find(indices, lo, hi, x):
 
 
 @njit(cache=True, inline="always")
-def _first_wedge(indptr, prefix, k):
+def _first_wedge(indptr, prefix, splits, k):
     """Base vertex, its out-degree and the pair ``(i, j)`` of global wedge ``k``:
-    a binary search over the prefix sums (§3 step a), then the triangular mapping."""
+    a binary search over the prefix sums (§3 step a), then the triangular mapping
+    (or, with ``splits``, the rectangular one of a task graph's cross wedges)."""
     v = np.searchsorted(prefix, k, side="right") - 1
     d = indptr[v + 1] - indptr[v]
+    if splits.size:
+        split, r = splits[v], k - prefix[v]
+        return v, d, r // (d - split), split + r % (d - split)
     i, j = wedge_pair(k - prefix[v], d)
     return v, d, i, j
 
 
 @njit(cache=True, inline="always")
-def _next_wedge(indptr, prefix, v, d, i, j):
+def _next_wedge(indptr, prefix, splits, v, d, i, j):
     """The wedge after ``(v; i, j)`` without searching (§5.2): the next ``j``, else
     the next row ``i``, else the next vertex that has a wedge."""
     j += 1
-    if j == d:
-        i += 1
-        j = i + 1
-        if j == d:
+    if j < d:
+        return v, d, i, j
+    i += 1
+    last_row = splits[v] if splits.size else d - 1
+    if i == last_row:
+        v += 1
+        while prefix[v + 1] == prefix[v]:
             v += 1
-            while prefix[v + 1] == prefix[v]:
-                v += 1
-            d = indptr[v + 1] - indptr[v]
-            i, j = 0, 1
+        d = indptr[v + 1] - indptr[v]
+        i = 0
+    j = splits[v] if splits.size else i + 1
     return v, d, i, j
 
 
 @njit(parallel=True, cache=True)
-def _total(indptr, indices, prefix, spread, both_directions):
+def _total(indptr, indices, prefix, splits, spread, both_directions):
     wedges = prefix[-1]
     tasks = (wedges + spread - 1) // spread
     total = 0
     for t in prange(tasks):
         k = t * spread
         k_end = min(k + spread, wedges)
-        v, d, i, j = _first_wedge(indptr, prefix, k)
+        v, d, i, j = _first_wedge(indptr, prefix, splits, k)
         found = 0
         while True:
             base = indptr[v]
@@ -153,13 +168,13 @@ def _total(indptr, indices, prefix, spread, both_directions):
             k += 1
             if k == k_end:
                 break
-            v, d, i, j = _next_wedge(indptr, prefix, v, d, i, j)
+            v, d, i, j = _next_wedge(indptr, prefix, splits, v, d, i, j)
         total += found
     return total
 
 
 @njit(parallel=True, cache=True)
-def _accumulate(indptr, indices, prefix, spread, both_directions, values, weighted, mode, out):
+def _accumulate(indptr, indices, prefix, splits, spread, both_directions, values, weighted, mode, out):
     """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
     wedges = prefix[-1]
     tasks = (wedges + spread - 1) // spread
@@ -167,7 +182,7 @@ def _accumulate(indptr, indices, prefix, spread, both_directions, values, weight
         row = out[numba.get_thread_id()]
         k = t * spread
         k_end = min(k + spread, wedges)
-        v, d, i, j = _first_wedge(indptr, prefix, k)
+        v, d, i, j = _first_wedge(indptr, prefix, splits, k)
         while True:
             base = indptr[v]
             w = indices[base + i]
@@ -192,14 +207,18 @@ def _accumulate(indptr, indices, prefix, spread, both_directions, values, weight
             k += 1
             if k == k_end:
                 break
-            v, d, i, j = _next_wedge(indptr, prefix, v, d, i, j)
+            v, d, i, j = _next_wedge(indptr, prefix, splits, v, d, i, j)
 
 
 def _prefix(prepared):
-    """Wedge prefix sums, derived once per Prepared."""
-    if "wedge_prefix" not in prepared.derived:
-        prepared.derived["wedge_prefix"] = wedge_prefix(prepared.indptr)
-    return prepared.derived["wedge_prefix"]
+    """``(prefix, splits)``: the wedge prefix sums and, on a task graph, each vertex's
+    split (else empty), derived once per Prepared."""
+    derived = prepared.derived
+    if "wedge_prefix" not in derived:
+        splits = None if prepared.task_blocks is None else cross_splits(prepared)
+        derived["wedge_prefix"] = wedge_prefix(prepared.indptr, splits)
+        derived["wedge_splits"] = np.empty(0, dtype=np.int64) if splits is None else splits
+    return derived["wedge_prefix"], derived["wedge_splits"]
 
 
 def count_cpu(prepared, mode):
@@ -210,61 +229,12 @@ def count_cpu(prepared, mode):
     each closing arc counted.
     """
     p = prepared
-    prefix = _prefix(p)
+    prefix, splits = _prefix(p)
     both = not p.ascending
     if mode == "total":
-        return int(_total(p.indptr, p.indices, prefix, CPU_SPREAD, both))
-    arrays = (p.indptr, p.indices, prefix, CPU_SPREAD, both)
+        return int(_total(p.indptr, p.indices, prefix, splits, CPU_SPREAD, both))
+    arrays = (p.indptr, p.indices, prefix, splits, CPU_SPREAD, both)
     return accumulate_per_thread(_accumulate, arrays, p, mode)
-
-
-def _gpu_layout(prepared, largest, kernel_types):
-    """``(prefix, wedges, rows, first_arc)`` on the GPU: the wedge prefix sums and the
-    number of wedges (derived once per Prepared), and the bitmap's rows and the CSR
-    position of their first arc (once per Prepared and ``largest``). The bitmap
-    takes the vertices of degree at least :data:`BITMAP_MIN_DEGREE` among the last
-    ``largest`` ids, none unless the ids ascend by degree and arcs point to higher
-    ids. Two small kernels and a scan, then one transfer for the scalars: each
-    CuPy call costs tens of microseconds of host time, and each synchronisation
-    drains the queue the host ran ahead of."""
-    import cupy
-
-    from .. import runtime
-
-    p, derived = prepared, prepared.derived
-    use_bitmap = p.ascending and p.ordering == "degree" and largest > 0
-    key = ("wedge_bitmap", largest)
-    if "wedge_prefix" not in derived or (use_bitmap and key not in derived):
-        prefix = derived.get("wedge_prefix")
-        if prefix is None:
-            pairs = cupy.empty(p.n + 1, dtype=np.int64)
-            pair_kernel = runtime.function("wedge.cu", "wedge_pairs", **kernel_types)
-            runtime.launch(pair_kernel, max(p.n, 1), (p.indptr, np.int64(p.n), pairs))
-            prefix = cupy.cumsum(pairs)
-        layout = cupy.empty(3, dtype=np.int64)
-        degree = p.degree if use_bitmap else prefix  # a placeholder, unread for largest 0
-        layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
-        runtime.launch(
-            layout_kernel,
-            1,
-            (prefix, p.indptr, degree, np.int64(p.n), np.int64(largest if use_bitmap else 0),
-             np.int64(BITMAP_MIN_DEGREE), layout),
-            threads=32,
-        )
-        wedges, rows, first_arc = (int(x) for x in layout.get())
-        derived["wedge_prefix"], derived["wedge_count"] = prefix, wedges
-        if use_bitmap:
-            derived[key] = (rows, first_arc)
-    rows, first_arc = derived[key] if use_bitmap else (0, p.m)
-    return derived["wedge_prefix"], derived["wedge_count"], rows, first_arc
-
-
-def _bitmap_words(rows):
-    """32-bit words of the upper-triangular bitmap of ``rows`` rows (as ``row_start``
-    in kernels/wedge.cu): rows 32q .. 32q + 31 keep ``words - q`` words each."""
-    words = (rows + 31) // 32
-    q, s = rows >> 5, rows & 31
-    return 32 * (q * words - q * (q - 1) // 2) + s * (words - q)
 
 
 def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
@@ -283,7 +253,9 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     bitmap_rows : int, optional
         Most rows of the bitmap of the last vertices' out-neighbourhoods, up to
         2**17 (default :data:`BITMAP_ROWS`; 0 disables it). Used only with ordering "degree" and
-        orientation "id", where the densest vertices have the highest ids.
+        orientation "id", where the densest vertices have the highest ids; on a
+        task graph of a 2D partition, a rectangle of up to ``bitmap_rows // 2``
+        middles by as many sinks.
     threads : int, optional
         Threads per block, a multiple of 32 up to 256 (default :data:`THREADS`).
     """
@@ -312,8 +284,12 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     # wedge_arc_credit) in 32 bits.
     arc_credit = mode == "per_node" and p.values is None
     arc_bytes = 4 * p.m if arc_credit else 0
-    prefix_bytes = 0 if "wedge_prefix" in p.derived else 32 * (p.n + 1)
-    largest_bytes = 4 * _bitmap_words(min(largest_bitmap, p.n))
+    prefix_bytes = 0 if "wedge_prefix" in p.derived else 40 * (p.n + 1)
+    if p.task_blocks is None:
+        largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n))
+    else:
+        rows, cols = cross_sides(p, largest_bitmap)
+        largest_bytes = 4 * rows * ((cols + 31) // 32)
     runtime.check_memory(
         runtime.output_bytes(p, mode) + arc_bytes + prefix_bytes + largest_bytes,
         f"the {mode} output, per-arc counts, wedge prefix sums and the bitmap",
@@ -323,10 +299,10 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     vid = p.indices.dtype
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
     with runtime.cuda_errors("preparing the wedge count"):
-        prefix, wedges, rows, first_arc = _gpu_layout(p, largest_bitmap, kernel_types)
-    words = (rows + 31) // 32
-    first_row = p.n - rows
-    count = runtime.function("wedge.cu", runtime.entry("wedge", mode, weighted), **kernel_types)
+        prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
+    # A task graph's cross wedges only (kernels/wedge.cu): the others cannot close.
+    name = "wedge_cross" if p.task_blocks is not None else "wedge"
+    count = runtime.function("wedge.cu", runtime.entry(name, mode, weighted), **kernel_types)
     if chosen_spread is None:
         # Fewer wedges per thread where SPREAD would not give every thread the GPU
         # holds at once (its multiprocessors x resident blocks) FILL rounds of work.
@@ -334,25 +310,19 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
         spread = int(min(SPREAD, max(1, -(-wedges // (FILL * resident)))))
     shared = spread * slot_bytes
     with runtime.cuda_errors("running the wedge kernel"):
-        bitmap = cupy.zeros(max(_bitmap_words(rows), 1), dtype=np.uint32)
+        bitmap = cupy.zeros(layout.size, dtype=np.uint32)
         # Unread but per node: the bitmap stands in (one allocation and memset fewer).
         arc_hits = cupy.zeros(p.m, dtype=np.uint32) if arc_credit else bitmap
-        if rows:
-            build = runtime.function("wedge.cu", "wedge_bitmap", **kernel_types)
-            runtime.launch(
-                build,
-                p.m - first_arc,
-                (p.indices, p.rows, np.int64(first_arc), np.int64(p.m), np.int64(first_row),
-                 np.int64(words), bitmap),
-            )
+        if layout.rows:
+            build_bitmap(p, layout, bitmap, kernel_types)
         if wedges:
             runtime.launch(
                 count,
                 -(-wedges // spread),
-                (p.indptr, p.indices, p.rows, prefix, vid.type(p.n), np.int64(wedges),
-                 np.int32(spread), np.int32(not p.ascending), bitmap,
-                 vid.type(first_row), np.uint32(words), runtime.kernel_values(p, weighted),
-                 arc_hits, out),
+                (p.indptr, p.indices, p.rows, prefix, p.derived.get("wedge_splits", prefix),
+                 vid.type(p.n), np.int64(wedges), np.int32(spread), np.int32(not p.ascending),
+                 bitmap, vid.type(layout.first_row), vid.type(layout.first_col),
+                 np.uint32(layout.words), runtime.kernel_values(p, weighted), arc_hits, out),
                 threads=threads,
                 shared_mem=shared,
             )
@@ -362,3 +332,4 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
             runtime.launch(credit, p.m, args, grid=runtime.resident_blocks(credit, 0))
             out >>= 1
     return runtime.finish(out, mode, weighted)
+

@@ -147,6 +147,9 @@ class Partition:
     in_csr_order : bool
         Each part's arcs are sorted by local source, then local target (as
         :func:`split` leaves them), so task graphs are merged, not sorted.
+    ordering : str
+        The whole graph's ordering; local ids keep the order of the ids, so with
+        ``"degree"`` they ascend by degree within each class.
     """
 
     classes: VertexClasses
@@ -154,6 +157,7 @@ class Partition:
     orientation: str
     offsets: dict | None = None
     in_csr_order: bool = False
+    ordering: str = "none"
 
     @property
     def p(self):
@@ -226,7 +230,7 @@ def split(prepared, p, scheme="hashed"):
             values = None if prepared.values is None else prepared.values[arcs]
             parts[(a, b)] = (classes.local(rows[arcs], a), classes.local(indices[arcs], b), arcs, values)
     # Local ids keep the order of the ids of a class, so each part is in CSR order.
-    return Partition(classes, parts, prepared.orientation, in_csr_order=True)
+    return Partition(classes, parts, prepared.orientation, in_csr_order=True, ordering=prepared.ordering)
 
 
 def _task_parts(i, j, k):
@@ -295,7 +299,7 @@ def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
             order = xp.argsort(keys)
             indptr, indices, rows = ops.csr_of_sorted_keys(keys[order], total, dtype, keys.size)
             values, arcs = (None if a is None else a[order] for a in (values, arcs))
-    prepared = _task_prepared(partition, total, indptr, indices, rows, values)
+    prepared = _task_prepared(partition, sizes, indptr, indices, rows, values)
     return TaskGraph(prepared, (i, j, k), sizes, arcs)
 
 
@@ -334,8 +338,10 @@ def _placed(array, position):
     return out
 
 
-def _task_prepared(partition, n, indptr, indices, rows, values):
-    # Ordered ids ascend by degree only within each block, not across the task:
-    # its ordering is "none" (the wedge kernel's bitmap of the densest last ids
-    # relies on a global one).
-    return Prepared(n, indptr, indices, rows, values, orientation=partition.orientation, ascending=True)
+def _task_prepared(partition, sizes, indptr, indices, rows, values):
+    # The whole graph's ordering holds within each block (task_blocks says so), so
+    # the wedge kernel's bitmap takes the last middles and sinks.
+    return Prepared(
+        sum(sizes), indptr, indices, rows, values, orientation=partition.orientation,
+        ordering=partition.ordering, ascending=True, task_blocks=sizes,
+    )

@@ -37,6 +37,11 @@ class Prepared:
         Every arc goes from a smaller CSR id to a larger one, so kernels may
         assume it (e.g. a triangle's closing arc has a known direction). False,
         the safe value, unless the preprocessing guarantees it.
+    task_blocks : tuple of int or None
+        Set on the graph of a task of a 2D partition (``partition.py``): the
+        sizes of its blocks of sources, middles and sinks. Arcs go only from a
+        block to a later one, so a triangle has one vertex in each, and a
+        source's arcs to middles come before its arcs to sinks.
     derived : dict
         Arrays an algorithm derives once and reuses (e.g. wedge prefix sums).
     """
@@ -51,6 +56,7 @@ class Prepared:
     orientation: str = "id"
     ordering: str = "none"
     ascending: bool = False
+    task_blocks: tuple | None = None
     derived: dict = field(default_factory=dict)
 
     @property

@@ -155,7 +155,7 @@ def prepare_streamed(
         arcs[key] = (local_u, local_v, None, None)
         offsets[key], start = start, start + local_u.size
     return PartitionedGraph(
-        Partition(classes, arcs, orientation, offsets, in_csr_order=True),
+        Partition(classes, arcs, orientation, offsets, in_csr_order=True, ordering=ordering),
         to_host(new_degree),
         None if perm is None else to_host(perm),
         orientation,

@@ -1,0 +1,154 @@
+"""Where the GPU wedge count (``kernels/wedge.cu``) finds its wedges and its
+bitmap: the wedge prefix sums (of a task graph, its cross wedges alone) and the
+bitmap rows of the densest vertices (WeTriC §5.4), a triangle over the last ids of
+a whole graph, a rectangle of the last middles by the last sinks of a task graph.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "BITMAP_MIN_DEGREE",
+    "BitmapLayout",
+    "gpu_layout",
+    "cross_sides",
+    "triangle_words",
+    "build_bitmap",
+]
+
+#: Smallest undirected degree of a bitmap row: below it a binary search of N+(w)
+#: takes a few steps and the bitmap would only cost memory (docs/benchmarks.md,
+#: 'wedge: bitmap rows').
+BITMAP_MIN_DEGREE = 32
+
+
+@dataclass(frozen=True)
+class BitmapLayout:
+    """Where a GPU count's bitmap lies: ``rows`` rows from vertex ``first_row``
+    (none when 0), holding the closing arcs at CSR positions ``first_arc`` to
+    ``end_arc`` to the vertices from ``first_col``; ``words`` words a row (the
+    widest row of the triangle), ``size`` in all; ``cross``: a task graph's
+    rectangle (kernels/wedge.cu)."""
+
+    rows: int = 0
+    first_row: int = 0
+    first_col: int = 0
+    words: int = 0
+    size: int = 1
+    first_arc: int = 0
+    end_arc: int = 0
+    cross: bool = False
+
+
+def gpu_layout(prepared, largest, kernel_types):
+    """``(prefix, wedges, bitmap)`` on the GPU: the wedge prefix sums and the
+    number of wedges (derived once per Prepared), and the :class:`BitmapLayout` (once
+    per Prepared and ``largest``). The bitmap takes the vertices of degree at least
+    :data:`BITMAP_MIN_DEGREE` among the last ``largest`` ids, none unless the ids
+    ascend by degree and arcs point to higher ids. Two small kernels and a scan,
+    then one transfer for the scalars: each CuPy call costs tens of microseconds of
+    host time, and each synchronisation drains the queue the host ran ahead of."""
+    import cupy
+
+    from .. import runtime
+
+    p, derived = prepared, prepared.derived
+    if p.task_blocks is not None:
+        return _gpu_cross_layout(p, largest, kernel_types)
+    use_bitmap = p.ascending and p.ordering == "degree" and largest > 0
+    key = ("wedge_bitmap", largest)
+    if "wedge_prefix" not in derived or (use_bitmap and key not in derived):
+        prefix = derived.get("wedge_prefix")
+        if prefix is None:
+            pairs = cupy.empty(p.n + 1, dtype=np.int64)
+            pair_kernel = runtime.function("wedge.cu", "wedge_pairs", **kernel_types)
+            runtime.launch(pair_kernel, max(p.n, 1), (p.indptr, np.int64(p.n), pairs))
+            prefix = cupy.cumsum(pairs)
+        layout = cupy.empty(3, dtype=np.int64)
+        degree = p.degree if use_bitmap else prefix  # a placeholder, unread for largest 0
+        layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
+        runtime.launch(
+            layout_kernel,
+            1,
+            (prefix, p.indptr, degree, np.int64(p.n), np.int64(largest if use_bitmap else 0),
+             np.int64(BITMAP_MIN_DEGREE), layout),
+            threads=32,
+        )
+        wedges, rows, first_arc = (int(x) for x in layout.get())
+        derived["wedge_prefix"], derived["wedge_count"] = prefix, wedges
+        if use_bitmap:
+            derived[key] = BitmapLayout(
+                rows, p.n - rows, p.n - rows, (rows + 31) // 32, max(triangle_words(rows), 1),
+                first_arc, p.m,
+            )
+    bitmap = derived.get(key) if use_bitmap else None
+    return derived["wedge_prefix"], derived["wedge_count"], bitmap or _no_bitmap(p.n)
+
+
+def _gpu_cross_layout(p, largest, kernel_types):
+    """:func:`gpu_layout` of a task graph: its cross wedges alone (each source's
+    split kept as ``derived["wedge_splits"]``), and a rectangle of the last
+    ``largest // 2`` middles by the last ``largest // 2`` sinks (a quarter of the
+    whole graph's triangle at most), where the ids ascend by degree in each block."""
+    import cupy
+
+    from .. import runtime
+
+    sources, middles, sinks = p.task_blocks
+    pairs = cupy.empty(p.n + 1, dtype=np.int64)
+    splits = cupy.empty(max(sources, 1), dtype=p.indices.dtype)
+    pair_kernel = runtime.function("wedge.cu", "wedge_cross_pairs", **kernel_types)
+    args = (p.indptr, p.indices, np.int64(p.n), np.int64(sources), np.int64(sources + middles),
+            splits, pairs)
+    runtime.launch(pair_kernel, max(p.n, 1), args)
+    prefix = cupy.cumsum(pairs)
+    rows, cols = cross_sides(p, largest)
+    first_row = sources + middles - rows
+    # The wedges and the CSR span of the rectangle's rows, in one transfer.
+    ends = cupy.stack([prefix[-1], p.indptr[first_row], p.indptr[sources + middles]])
+    wedges, first_arc, end_arc = (int(x) for x in ends.get())
+    p.derived["wedge_splits"] = splits
+    if not (rows and cols):
+        return prefix, wedges, _no_bitmap(p.n)
+    words = (cols + 31) // 32
+    bitmap = BitmapLayout(rows, first_row, p.n - cols, words, rows * words, first_arc, end_arc, True)
+    return prefix, wedges, bitmap
+
+
+def _no_bitmap(n):
+    """No bitmap: its first row and column past every vertex."""
+    return BitmapLayout(first_row=n, first_col=n)
+
+
+def cross_sides(p, largest):
+    """Rows and columns of a task graph's rectangle (0, 0: none)."""
+    if not (p.ordering == "degree" and largest > 0):
+        return 0, 0
+    _, middles, sinks = p.task_blocks
+    return min(largest // 2, middles), min(largest // 2, sinks)
+
+
+def triangle_words(rows):
+    """32-bit words of the upper-triangular bitmap of ``rows`` rows (as ``row_start``
+    in kernels/wedge.cu): rows 32q .. 32q + 31 keep ``words - q`` words each."""
+    words = (rows + 31) // 32
+    q, s = rows >> 5, rows & 31
+    return 32 * (q * words - q * (q - 1) // 2) + s * (words - q)
+
+
+def build_bitmap(p, layout, bitmap, kernel_types):
+    """Set the bits of the closing arcs ``layout`` holds (a thread per arc)."""
+    from .. import runtime
+
+    arcs = layout.end_arc - layout.first_arc
+    if layout.cross:
+        build = runtime.function("wedge.cu", "wedge_cross_bitmap", **kernel_types)
+        args = (p.indices, p.rows, np.int64(layout.first_arc), np.int64(layout.end_arc),
+                np.int64(layout.first_row), np.int64(layout.first_col), np.int64(layout.words),
+                bitmap)
+    else:
+        build = runtime.function("wedge.cu", "wedge_bitmap", **kernel_types)
+        args = (p.indices, p.rows, np.int64(layout.first_arc), np.int64(p.m),
+                np.int64(layout.first_row), np.int64(layout.words), bitmap)
+    runtime.launch(build, arcs, args)

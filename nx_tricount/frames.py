@@ -20,6 +20,7 @@ from .convert import NUMBER_TYPES
 from .device import module_of
 from .graph import TriGraph
 from .labels import cudf_first_appearance_ids, first_appearance_ids, is_cudf
+from .preprocess.ops import ops_for
 from .runtime import cuda_errors
 
 __all__ = ["from_edges", "from_frame"]
@@ -358,8 +359,7 @@ def from_edges(src, dst, *, n=None, directed=False, weight=None, weight_name="we
     for name, array in (("src", src), ("dst", dst)):
         if array.dtype.kind not in "iu":
             raise TypeError(f"{name} must hold integer vertex ids, got dtype {array.dtype}")
-    largest = int(max(src.max(), dst.max())) if src.size else -1
-    smallest = int(min(src.min(), dst.min())) if src.size else 0
+    smallest, largest = ops_for(src).id_range(src, dst) if src.size else (0, -1)
     if smallest < 0:
         raise ValueError(f"vertex ids must be non-negative, found {smallest}")
     if largest > _LARGEST_ID:

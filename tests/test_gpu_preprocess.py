@@ -80,6 +80,8 @@ def test_gpu_ops_equal_host_ops(name):
         return expected
 
     keys = same("edge_keys", src, dst, n)
+    if src.size:
+        assert gpu_ops.id_range(g_src, g_dst) == host_ops.id_range(src, dst)
     same("packed_keys", src, dst, n)
     lo, hi = same("unpack_keys", np.unique(keys[keys != host_ops.SENTINEL]), n, np.int32)
     same("endpoint_counts", lo, hi, n)

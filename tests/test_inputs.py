@@ -11,9 +11,12 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nx_tricount
 from nx_tricount.config import CHOICES
+from nx_tricount.preprocess import host_ops
 from nx_tricount.preprocess.edge_values import max_edge_value
 from subprocesses import run_python
 
@@ -407,6 +410,22 @@ def test_from_edges_uint64_ids():
     big = np.array([0, 2**63], dtype=np.uint64)
     with pytest.raises(ValueError, match=r"2\*\*63"):
         nx_tricount.from_edges(big, np.array([1, 2], dtype=np.uint64))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from([np.int8, np.int32, np.int64, np.uint16, np.uint64]),
+    st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=700),
+    st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=700),
+    st.integers(1, 3),
+)
+def test_host_id_range_is_numpys(dtype, xs, ys, step):
+    # from_edges reads n and the bad ids from it: one parallel pass, not four reductions.
+    info = np.iinfo(dtype)
+    src, dst = (np.array([info.min + x % (int(info.max) - info.min + 1) for x in v], dtype=dtype)[::step]
+                for v in (xs, ys))
+    expected = min(int(src.min()), int(dst.min())), max(int(src.max()), int(dst.max()))
+    assert host_ops.id_range(src, dst) == expected
 
 
 def test_from_edges_huge_sparse_ids_fail_before_allocating():

@@ -317,6 +317,11 @@ def _compact_keys(keys, kept, count):
 
 def scatter_add(target, index, values):
     """``target[index] += values`` in place, repeated indices adding up (atomics)."""
-    import cupyx
+    import cupy
 
-    cupyx.scatter_add(target, index, values)
+    cupy.add.at(target, index, values)
+
+
+def id_range(src, dst):
+    """The smallest and the largest id of two non-empty id arrays, as Python ints."""
+    return min(int(src.min()), int(dst.min())), max(int(src.max()), int(dst.max()))

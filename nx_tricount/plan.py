@@ -230,10 +230,11 @@ def make_plan(
     chosen = settings["algorithm"]
     if chosen == "auto":
         if spread.preparation_device != resolved_device:
-            chosen, reason = "merge", (
-                "algorithm auto -> merge: the graph is counted in parts from host memory, "
-                "prepared in chunks on degree orientation (its degrees are not looked at "
-                "whole: docs/benchmarks.md, 'Beyond one GPU')"
+            chosen, reason = "wedge", (
+                "algorithm auto -> wedge: the graph is counted in parts from host memory, "
+                "where the wedge kernel takes only the wedges a task can close and looks "
+                "its densest up in a bitmap; merge took a third longer on R-MAT 27 "
+                "(docs/benchmarks.md, 'Beyond one GPU')"
             )
         elif resolved_device == "gpu" and getattr(G, "directed", False) and not weighted:
             chosen, reason = "merge", (

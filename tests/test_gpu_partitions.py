@@ -92,6 +92,7 @@ def test_memory_limit_forces_parts_from_host_memory(rmat22):
     G, expected = rmat22
     plan = nx_tricount.make_plan(G, device="gpu", memory_limit="1.5GB")
     assert plan.spread.parts >= 4 and plan.preparation_device == "cpu"
+    assert (plan.algorithm, plan.orientation, plan.ordering) == ("wedge", "id", "degree")
     with nx.config.backends.tricount(memory_limit="1.5GB"):
         assert nx.triangles(G, backend="tricount", device="gpu") == expected
 

@@ -15,12 +15,16 @@ from dataclasses import dataclass
 from .algorithms.wedge import BITMAP_ROWS
 from .config import memory_bytes
 
-__all__ = ["Spread", "decide", "whole_bytes", "task_bytes"]
+__all__ = ["Spread", "decide", "whole_bytes", "split_bytes", "task_bytes"]
 
 #: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
 #: whole in a pool of 52 GiB (52 a row); R-MAT 22 and 23 left pools of 91–95 a
 #: row, an upper bound (docs/benchmarks.md, "GPU memory" and "Beyond one GPU").
 WHOLE_BYTES_PER_ROW = 64
+#: GPU bytes per edge row of a graph prepared whole and split into its parts on
+#: the GPU: R-MAT 24 under partitions=4 left a pool of 74 a row against 48 whole
+#: (docs/benchmarks.md, "Beyond one GPU"), the whole estimate's margin kept.
+SPLIT_BYTES_PER_ROW = 100
 #: GPU bytes of a task's graph per arc: local ids, keys, their sort, the CSR and
 #: the arcs' positions (``preprocess/partition.py``), and the count's own.
 TASK_BYTES_PER_ARC = 96
@@ -66,6 +70,11 @@ class Spread:
 def whole_bytes(rows):
     """GPU bytes of counting a graph of ``rows`` edge rows whole."""
     return WHOLE_BYTES_PER_ROW * rows
+
+
+def split_bytes(rows):
+    """GPU bytes of preparing a graph of ``rows`` edge rows whole and splitting it there."""
+    return SPLIT_BYTES_PER_ROW * rows
 
 
 def task_bytes(rows, n, p):
@@ -135,6 +144,12 @@ def decide(rows, n, device, settings, free_memory=None):
     preparation = device if fits else "cpu"
     if device == "gpu" and not fits:
         reasons.append("prepared in host memory: the whole graph does not fit the GPU's limit")
+    elif device == "gpu" and parts > 1 and limit is not None and split_bytes(rows) > limit:
+        preparation = "cpu"
+        reasons.append(
+            f"prepared in host memory: split on the GPU, its parts beside the whole graph would "
+            f"need about {split_bytes(rows):,} bytes, over the limit of {limit:,}"
+        )
     progress = settings["progress"]
     if progress is None:
         progress = parts > 1 and sys.stderr is not None and sys.stderr.isatty()

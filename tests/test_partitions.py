@@ -22,7 +22,7 @@ from nx_tricount.generators import rmat_edges
 from nx_tricount.plan import Plan
 from nx_tricount.preprocess import STREAMED, prepare_arcs, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import VertexClasses, counted_tasks, split, task_graph
-from nx_tricount.scale_out import Spread, decide, task_bytes, whole_bytes
+from nx_tricount.scale_out import Spread, decide, split_bytes, task_bytes, whole_bytes
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
 PREPROCESSING = [("degree", "none"), ("id", "degree"), ("a-direction", "a-order"), ("degree", "collective")]
@@ -317,6 +317,20 @@ def test_memory_limit_chooses_the_parts(monkeypatch):
     # not fit is prepared in host memory.
     spread = decide(rows, n, "gpu", _settings(), free_memory=lambda: whole_bytes(rows) // 5)
     assert spread.parts > 1 and spread.preparation_device == "cpu"
+
+
+def test_configured_parts_of_a_graph_that_fits_only_whole_are_prepared_in_host_memory(monkeypatch):
+    # R-MAT 26 with partitions=4 fit the H100 whole but not split there (its parts
+    # beside its CSR): the GPU ran out of memory. Now the host prepares its parts.
+    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+    rows, n = 1_000_000, 60_000
+    limit = whole_bytes(rows) + whole_bytes(rows) // 4
+    spread = decide(rows, n, "gpu", _settings(partitions=4), free_memory=lambda: limit)
+    assert spread.parts == 4 and spread.preparation_device == "cpu"
+    assert "split on the GPU" in " ".join(spread.reasons)
+    spread = decide(rows, n, "gpu", _settings(partitions=4), free_memory=lambda: split_bytes(rows))
+    assert spread.preparation_device == "gpu"
+    assert decide(rows, n, "gpu", _settings(), free_memory=lambda: limit).preparation_device == "gpu"
 
 
 def test_ranges_need_the_parts_set_when_the_memory_limit_decides():

@@ -2,7 +2,9 @@
 oriented wedge ``(v; w, u)`` gets a 64-bit index; a task takes ``spread``
 consecutive wedges, finds its base vertex by binary search over the wedge prefix
 sums, maps its index to the pair ``(w, u)`` by the triangular root, and binary
-searches ``N+(w)`` for ``u`` (both directions unless arcs go to higher ids).
+searches ``N+(w)`` for ``u`` (both directions unless arcs go to higher ids). On
+the graph of a task of a 2D partition only the wedges of a source's middle and
+sink are numbered (``Prepared.task_blocks``): no other wedge can close there.
 ``count_gpu`` runs it in ``kernels/wedge.cu`` with the paper's cooperation through
 shared memory and bitmap rows. docs/algorithms.md has the notes.
 """

@@ -134,15 +134,22 @@ def id_range(src, dst):
     """The smallest and the largest id of two non-empty id arrays, as Python ints:
     one pass over each on every core (the 2**31 rows of R-MAT 27 took NumPy's four
     reductions 2.9 s)."""
-    ranges = [_chunk_ranges(a, min(a.size, 256)) for a in (src, dst)]
-    return min(int(low.min()) for low, _ in ranges), max(int(high.max()) for _, high in ranges)
+    lows, highs = [], []
+    for ids in (src, dst):
+        chunks = min(ids.size, 256)
+        # Allocated here: a dtype inside the parallel function is unpickled at each
+        # call, where a Ctrl-C turns into numba's SystemError, not KeyboardInterrupt.
+        low, high = np.empty(chunks, dtype=ids.dtype), np.empty(chunks, dtype=ids.dtype)
+        _chunk_ranges(ids, low, high)
+        lows.append(int(low.min()))
+        highs.append(int(high.max()))
+    return min(lows), max(highs)
 
 
 @njit(parallel=True, cache=True)
-def _chunk_ranges(ids, chunks):
-    """Per-chunk minima and maxima of ``ids`` in ``chunks`` non-empty chunks."""
-    lows = np.empty(chunks, dtype=ids.dtype)
-    highs = np.empty(chunks, dtype=ids.dtype)
+def _chunk_ranges(ids, lows, highs):
+    """Minima and maxima of ``ids`` in ``lows.size`` non-empty chunks."""
+    chunks = lows.size
     for c in prange(chunks):
         start, end = ids.size * c // chunks, ids.size * (c + 1) // chunks
         low = high = ids[start]
@@ -151,4 +158,3 @@ def _chunk_ranges(ids, chunks):
             low = min(low, x)
             high = max(high, x)
         lows[c], highs[c] = low, high
-    return lows, highs

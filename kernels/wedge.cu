@@ -293,17 +293,10 @@ extern "C" __global__ void wedge_cross_pairs(const long long* indptr, const VID*
     if (v >= n) return;
     long long wedges = 0;
     if (v < sources) {
-        long long start = indptr[v], end = indptr[v + 1], lo = start, hi = end;
-        while (lo < hi) {
-            long long mid = (lo + hi) >> 1;
-            if (indices[mid] < middle_end) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        splits[v] = (VID)(lo - start);
-        wedges = (lo - start) * (end - lo);
+        long long start = indptr[v], end = indptr[v + 1];
+        long long split = lower_bound(indices, start, end, (VID)middle_end) - start;
+        splits[v] = (VID)split;
+        wedges = split * (end - start - split);
     }
     pairs[v + 1] = wedges;
 }

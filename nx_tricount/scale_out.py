@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 
 from .algorithms.wedge import BITMAP_ROWS
+from .algorithms.wedge_layout import rectangle_bytes
 from .config import memory_bytes
 
 __all__ = ["Spread", "decide", "whole_bytes", "split_bytes", "task_bytes"]
@@ -82,7 +83,7 @@ def task_bytes(rows, n, p):
     the wedge count's bitmap rectangle included."""
     class_size = math.ceil(n / p)
     side = min(BITMAP_ROWS // 2, class_size)
-    bitmap = 4 * side * math.ceil(side / 32)
+    bitmap = rectangle_bytes(side, side)
     return TASK_BYTES_PER_ARC * math.ceil(3 * rows / (p * p)) + TASK_BYTES_PER_VERTEX * 3 * class_size + bitmap
 
 

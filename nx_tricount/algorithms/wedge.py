@@ -17,7 +17,14 @@ from numba import njit, prange
 
 from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE
-from .wedge_layout import BITMAP_MIN_DEGREE, build_bitmap, cross_sides, gpu_layout, triangle_words
+from .wedge_layout import (
+    BITMAP_MIN_DEGREE,
+    build_bitmap,
+    cross_sides,
+    gpu_layout,
+    rectangle_bytes,
+    triangle_words,
+)
 
 __all__ = [
     "count_cpu",
@@ -290,8 +297,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     if p.task_blocks is None:
         largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n))
     else:
-        rows, cols = cross_sides(p, largest_bitmap)
-        largest_bytes = 4 * rows * ((cols + 31) // 32)
+        largest_bytes = rectangle_bytes(*cross_sides(p, largest_bitmap))
     runtime.check_memory(
         runtime.output_bytes(p, mode) + arc_bytes + prefix_bytes + largest_bytes,
         f"the {mode} output, per-arc counts, wedge prefix sums and the bitmap",

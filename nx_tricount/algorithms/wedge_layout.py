@@ -13,6 +13,7 @@ __all__ = [
     "BitmapLayout",
     "gpu_layout",
     "cross_sides",
+    "rectangle_bytes",
     "triangle_words",
     "build_bitmap",
 ]
@@ -127,6 +128,11 @@ def cross_sides(p, largest):
         return 0, 0
     _, middles, sinks = p.task_blocks
     return min(largest // 2, middles), min(largest // 2, sinks)
+
+
+def rectangle_bytes(rows, cols):
+    """Bytes of a task graph's bitmap of ``rows`` middles by ``cols`` sinks."""
+    return 4 * rows * ((cols + 31) // 32)
 
 
 def triangle_words(rows):

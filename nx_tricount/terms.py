@@ -123,7 +123,7 @@ def transitivity_sums(G, plan):
             prepared = _oriented(G, plan)
             closed = 6 * run(plan, prepared, "total").total
             degree = prepared.degree.astype(np.int64, copy=False)
-        return closed, _exact_sum(degree * (degree - 1))
+        return closed, ops_for(degree).pair_sum(degree)
 
 
 def _on_pairs(plan):
@@ -140,10 +140,3 @@ def _out_degrees(prepared):
     degree = ops.vertex_counts(prepared.rows, n, along) + ops.vertex_counts(prepared.indices, n, against)
     return degree.astype(np.int64)
 
-
-def _exact_sum(values):
-    """Sum of a non-negative int64 array (NumPy or CuPy, summed where it is) as
-    a Python int, without overflow."""
-    high = int((values >> 32).sum())
-    low = int((values & 0xFFFFFFFF).sum())
-    return (high << 32) + low

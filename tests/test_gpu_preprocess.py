@@ -95,6 +95,8 @@ def test_gpu_ops_equal_host_ops(name):
     )
     degree = host_ops.endpoint_counts(lo, hi, n)
     assert gpu_ops.square_sum(cp.asarray(degree)) == host_ops.square_sum(degree)
+    for pairs_of in (degree, np.array([2**32 - 1] * 5 + [0, 1, 2], dtype=np.int64)):
+        assert gpu_ops.pair_sum(cp.asarray(pairs_of)) == host_ops.pair_sum(pairs_of)
     arc_keys = np.sort(host_ops.packed_keys(lo, hi, n))
     padded = np.concatenate([arc_keys, np.full(3, host_ops.SENTINEL)])
     for dtype in (np.int32, np.int64):

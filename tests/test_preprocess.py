@@ -112,6 +112,17 @@ def test_counts_and_square_sum():
     assert type(square_sum) is float and square_sum == 18.0
 
 
+@pytest.mark.parametrize(
+    "degree",
+    [[], [0], [1], [3, 2, 2, 1, 0], [2**31 + 5, 7, 0], [2**32 - 1] * 5, list(range(1000))],
+)
+def test_pair_sum_is_exact(degree):
+    """Transitivity's denominator: sum d (d - 1) as a Python int, past int64 when it must."""
+    degree = np.array(degree, dtype=np.int64)
+    pairs = host_ops.pair_sum(degree)
+    assert type(pairs) is int and pairs == sum(d * (d - 1) for d in degree.tolist())
+
+
 @pytest.mark.parametrize("how", ["id", "degree"])
 @pytest.mark.parametrize("relabelled", [False, True])
 def test_oriented_keys_relabel_then_orient(how, relabelled):

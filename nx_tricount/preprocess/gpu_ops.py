@@ -168,6 +168,18 @@ def square_sum(x):
     return float(_square_sum()(x))
 
 
+def pair_sum(degree):
+    """``sum(d (d - 1))`` over an int64 array of degrees, exact, as a Python int:
+    the terms' high and low 32 bits summed apart, in one transfer."""
+    import cupy
+
+    d = degree.astype(np.uint64)
+    pairs = d * (d - np.uint64(1))  # 0 for d = 0: the wrapped d - 1 times 0
+    halves = [(pairs >> np.uint64(32)).sum(), (pairs & np.uint64(0xFFFFFFFF)).sum()]
+    high, low = cupy.stack(halves).get().tolist()
+    return (high << 32) + low
+
+
 def csr_of_sorted_keys(keys, n, dtype, arcs):
     """The CSR of sorted arc keys, of which the first ``arcs`` are arcs and the
     rest :data:`SENTINEL`: one launch of ``kernels/csr.cu``. ``arcs`` may be a

@@ -20,6 +20,7 @@ __all__ = [
     "endpoint_counts",
     "vertex_counts",
     "square_sum",
+    "pair_sum",
     "csr_of_sorted_keys",
     "oriented_keys",
     "deduplicate",
@@ -67,6 +68,27 @@ def vertex_counts(ids, n, weights=None):
 def square_sum(x):
     """``sum(x * x)`` as a Python float."""
     return float(np.dot(x.astype(np.float64), x))
+
+
+def pair_sum(degree):
+    """``sum(d (d - 1))`` over an int64 array of degrees, exact, as a Python int
+    (one parallel pass; each term below 2**64)."""
+    high, low = _pair_sum_halves(degree)
+    return (int(high) << 32) + int(low)
+
+
+@njit(parallel=True, cache=True)
+def _pair_sum_halves(degree):
+    # Unsigned throughout: numba makes a float of an unsigned and a signed int.
+    one, shift, mask = np.uint64(1), np.uint64(32), np.uint64(0xFFFFFFFF)
+    high = np.uint64(0)
+    low = np.uint64(0)
+    for v in prange(degree.size):
+        d = np.uint64(max(degree[v], 1))
+        pairs = d * (d - one)
+        high += pairs >> shift
+        low += pairs & mask
+    return high, low
 
 
 def csr_of_sorted_keys(keys, n, dtype, arcs):

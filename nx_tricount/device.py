@@ -14,6 +14,7 @@ __all__ = [
     "array_module",
     "module_of",
     "to_host",
+    "to_module",
     "GPUNotAvailableError",
 ]
 
@@ -87,7 +88,23 @@ def module_of(array):
 
 
 def to_host(array):
-    """Return ``array`` as a NumPy array (a copy from the GPU for CuPy arrays)."""
+    """Return ``array`` as a NumPy array (a copy from the GPU for CuPy arrays,
+    large ones through pinned staging buffers: :mod:`nx_tricount.transfers`)."""
     if type(array).__module__.startswith("cupy"):
-        return array.get()
+        from .transfers import to_cpu
+
+        return to_cpu(array)
     return np.asarray(array)
+
+
+def to_module(array, xp):
+    """Return ``array`` as an array of ``xp`` (numpy or cupy): a copy when it is
+    on the other side, large host arrays reaching the GPU through pinned staging
+    buffers (:mod:`nx_tricount.transfers`)."""
+    if xp is np:
+        return to_host(array)
+    if type(array).__module__.startswith("cupy"):
+        return array
+    from .transfers import to_gpu
+
+    return to_gpu(np.asarray(array))

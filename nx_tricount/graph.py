@@ -7,9 +7,7 @@ structures a count needs (:mod:`nx_tricount.preparation`) are cached on the
 graph, so repeated calls on one graph skip preprocessing.
 """
 
-import numpy as np
-
-from .device import array_module, module_of, to_host
+from .device import array_module, to_module
 from .labels import host_labels
 
 __all__ = ["TriGraph"]
@@ -162,11 +160,7 @@ class TriGraph:
     def column_on(self, array, device):
         """``array`` on ``device``; a no-op when it is already there."""
         xp = array_module(device)
-        if module_of(array) is xp:
-            return array
-        if xp is np:
-            return to_host(array)
-        return xp.asarray(array)
+        return to_module(array, xp)
 
     def cached(self, key, build):
         """Return the prepared structure cached under ``key``, building it once.

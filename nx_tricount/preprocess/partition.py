@@ -27,7 +27,7 @@ gathered in another order (prepared in chunks) are sorted per task.
 from dataclasses import dataclass
 
 from ..catalog import PARTITIONINGS
-from ..device import module_of, to_host
+from ..device import module_of, to_host, to_module
 from .ops import ops_for
 from .prepare import Prepared
 from .simplify import index_dtype
@@ -269,18 +269,18 @@ def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
     xp = xp or module_of(pieces[0][2])
     dtype = index_dtype(total)
     sources = xp.concatenate(
-        [xp.asarray(piece[0]).astype(dtype) + starts[s] for piece, (_, s, _) in zip(pieces, blocks)]
+        [to_module(piece[0], xp).astype(dtype) + starts[s] for piece, (_, s, _) in zip(pieces, blocks)]
     )
     targets = xp.concatenate(
-        [xp.asarray(piece[1]).astype(dtype) + starts[t] for piece, (_, _, t) in zip(pieces, blocks)]
+        [to_module(piece[1], xp).astype(dtype) + starts[t] for piece, (_, _, t) in zip(pieces, blocks)]
     )
     values = arcs = None
     if pieces[0][3] is not None:
-        values = xp.concatenate([xp.asarray(piece[3]) for piece in pieces])
+        values = xp.concatenate([to_module(piece[3], xp) for piece in pieces])
     if with_arcs:
         arcs = xp.concatenate(
             [
-                xp.asarray(piece[2])
+                to_module(piece[2], xp)
                 if piece[2] is not None
                 else xp.arange(partition.offsets[key], partition.offsets[key] + piece[0].size)
                 for (key, _, _), piece in zip(blocks, pieces)

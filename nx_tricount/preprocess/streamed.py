@@ -22,7 +22,7 @@ in host memory instead.
 
 import numpy as np
 
-from ..device import array_module, module_of, to_host
+from ..device import array_module, module_of, to_host, to_module
 from .host_ops import SENTINEL
 from .ops import ops_for
 from .ordering import relabel, vertex_order
@@ -132,7 +132,7 @@ def prepare_streamed(
     degree = xp.zeros(n, dtype=np.int64)
     for b, pieces in enumerate(buckets):
         # The pieces are joined on the device, not in host memory first.
-        keys = xp.unique(xp.concatenate([xp.asarray(piece) for piece in pieces]))
+        keys = xp.unique(xp.concatenate([to_module(piece, xp) for piece in pieces]))
         degree += key_degrees(keys, n)
         buckets[b] = [keys if keep else to_host(keys)]
         del keys
@@ -142,7 +142,7 @@ def prepare_streamed(
     classes = VertexClasses.of_scheme(scheme, p, n, new_degree)
     pieces = {(a, b): [] for a in range(p) for b in range(p)}
     for bucket in buckets:
-        keys = xp.asarray(bucket[0])
+        keys = to_module(bucket[0], xp)
         bucket.clear()
         local_u, local_v = oriented_parts(keys, n, classes, orientation, degree, rank, keep)
         del keys
@@ -169,7 +169,7 @@ def _buckets(xp, src, dst, n, p, chunk_rows, keep):
     buckets = [[] for _ in range(p * p)]
     for start in range(0, int(src.size), chunk_rows):
         rows = slice(start, start + chunk_rows)
-        keys = distinct_edge_keys(xp.asarray(src[rows]), xp.asarray(dst[rows]), n)
+        keys = distinct_edge_keys(to_module(src[rows], xp), to_module(dst[rows], xp), n)
         [split] = by_part((keys,), bucket_of(keys, n, p), p, keep)
         for b, piece in enumerate(split):
             buckets[b].append(piece)
@@ -186,7 +186,7 @@ def _in_csr_order(xp, chunks, n, keep):
     there with ``keep``, else returned to host memory."""
     dtype = index_dtype(n)
     u, v = (
-        xp.concatenate([xp.asarray(c[i]) for c in chunks]) if chunks else xp.zeros(0, dtype) for i in (0, 1)
+        xp.concatenate([to_module(c[i], xp) for c in chunks]) if chunks else xp.zeros(0, dtype) for i in (0, 1)
     )
     chunks.clear()
     ops = ops_for(u)

@@ -1,0 +1,143 @@
+"""Large copies between host memory and the GPU, through pinned staging buffers.
+
+A copy from or to pageable host memory runs far below the bus's speed: the
+driver stages it through a small buffer of its own, and a copy into a new NumPy
+array also touches every page for the first time in one thread (R-MAT 26's
+partitions from host memory moved about 1.6 GB/s down and 9 GB/s up; see
+``docs/benchmarks.md``, "Beyond one GPU"). Here a copy goes in slices through
+two pinned buffers of each GPU: while one slice crosses the bus, on a stream of
+its own, the host's threads (numba, in parallel) fill or empty the other.
+"""
+
+import threading
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = ["STAGED_MIN_BYTES", "STAGE_BYTES", "to_gpu", "to_cpu", "parallel_copy"]
+
+#: Arrays smaller than this are copied directly (staging costs more than it saves).
+STAGED_MIN_BYTES = 1 << 25
+#: Bytes of each of the two pinned staging buffers of a GPU.
+STAGE_BYTES = 1 << 27
+#: Bytes each host thread copies at a time.
+_COPY_BLOCK = 1 << 20
+
+_staging = {}
+_staging_lock = threading.Lock()
+
+
+@njit(parallel=True, cache=True)
+def _copy_bytes(source, target):
+    blocks = (source.size + _COPY_BLOCK - 1) // _COPY_BLOCK
+    for block in prange(blocks):
+        start = block * _COPY_BLOCK
+        stop = min(source.size, start + _COPY_BLOCK)
+        target[start:stop] = source[start:stop]
+
+
+def parallel_copy(source, target):
+    """Copy the bytes of the contiguous array ``source`` into ``target`` (as
+    many bytes, contiguous) with every host thread."""
+    _copy_bytes(_as_bytes(source), _as_bytes(target))
+
+
+def _as_bytes(array):
+    return array.reshape(-1).view(np.uint8)
+
+
+class _Staging:
+    """A GPU's two pinned buffers, the stream their copies run on, and the
+    events that say when each buffer's last copy ended. One copy at a time
+    (``lock``): GPU worker threads of one GPU take turns."""
+
+    def __init__(self):
+        import cupy
+        import cupyx
+
+        self.buffers = [cupyx.empty_pinned(STAGE_BYTES, dtype=np.uint8) for _ in range(2)]
+        self.stream = cupy.cuda.Stream(non_blocking=True)
+        self.done = [None, None]
+        self.lock = threading.Lock()
+
+    def wait(self, b):
+        if self.done[b] is not None:
+            self.done[b].synchronize()
+            self.done[b] = None
+
+    def record(self, b):
+        self.done[b] = self.stream.record()
+
+
+def _staging_of_current_gpu():
+    import cupy
+
+    device = cupy.cuda.Device().id
+    with _staging_lock:
+        if device not in _staging:
+            _staging[device] = _Staging()
+        return _staging[device]
+
+
+def _slices(nbytes, staging):
+    step = staging.buffers[0].size
+    return [(start, min(nbytes, start + step)) for start in range(0, nbytes, step)]
+
+
+def to_gpu(array):
+    """A CuPy copy of the host array ``array`` on the current GPU, staged when large.
+
+    Returns after the copy has ended, so ``array`` may change afterwards.
+    """
+    import cupy
+
+    array = np.ascontiguousarray(array)
+    if array.nbytes < STAGED_MIN_BYTES:
+        return cupy.asarray(array, blocking=True)
+    out = cupy.empty(array.shape, dtype=array.dtype)
+    source, target = _as_bytes(array), out.reshape(-1).view(cupy.uint8)
+    staging = _staging_of_current_gpu()
+    with staging.lock:
+        # ``out`` may be memory that work queued on the current stream still reads.
+        staging.stream.wait_event(cupy.cuda.get_current_stream().record())
+        for index, (start, stop) in enumerate(_slices(array.nbytes, staging)):
+            b = index % 2
+            staging.wait(b)  # the buffer's previous slice has left
+            buffer = staging.buffers[b][: stop - start]
+            _copy_bytes(source[start:stop], buffer)
+            target[start:stop].set(buffer, stream=staging.stream)
+            staging.record(b)
+        staging.stream.synchronize()
+    return out
+
+
+def to_cpu(array):
+    """A NumPy copy of the CuPy array ``array``, staged when large."""
+    import cupy
+
+    array = cupy.ascontiguousarray(array)
+    if array.nbytes < STAGED_MIN_BYTES:
+        return array.get()
+    out = np.empty(array.shape, dtype=array.dtype)
+    source, target = array.reshape(-1).view(cupy.uint8), _as_bytes(out)
+    staging = _staging_of_current_gpu()
+    with staging.lock:
+        # The copies wait for the work that writes ``array`` on the current stream.
+        staging.stream.wait_event(cupy.cuda.get_current_stream().record())
+        arrived = None
+        for index, (start, stop) in enumerate(_slices(array.nbytes, staging)):
+            b = index % 2
+            buffer = staging.buffers[b][: stop - start]
+            cupy.asnumpy(source[start:stop], stream=staging.stream, out=buffer, blocking=False)
+            staging.record(b)
+            if arrived is not None:  # empty the other buffer while this slice crosses
+                _drain(staging, target, *arrived)
+            arrived = (b, start, stop)
+        if arrived is not None:
+            _drain(staging, target, *arrived)
+    return out
+
+
+def _drain(staging, target, b, start, stop):
+    staging.wait(b)
+    _copy_bytes(staging.buffers[b][: stop - start], target[start:stop])

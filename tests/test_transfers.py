@@ -1,0 +1,63 @@
+"""Staged copies between host memory and the GPU (``nx_tricount/transfers.py``):
+every byte arrives, whatever the size, dtype and layout."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nx_tricount import transfers
+
+
+@settings(max_examples=30, deadline=None)
+@given(size=st.integers(0, 3 << 20), offset=st.integers(0, 7))
+def test_parallel_copy_copies_every_byte(size, offset):
+    source = np.random.default_rng(size).integers(0, 256, size + offset, dtype=np.uint8)[offset:]
+    target = np.zeros(size, dtype=np.uint8)
+    transfers.parallel_copy(source, target)
+    assert np.array_equal(source, target)
+
+
+@pytest.fixture
+def small_stages(monkeypatch):
+    """Staging buffers of 1 MiB (new ones, for this test only), staged from 64 KiB:
+    arrays of a few MiB cross in several slices."""
+    monkeypatch.setattr(transfers, "STAGE_BYTES", 1 << 20)
+    monkeypatch.setattr(transfers, "STAGED_MIN_BYTES", 1 << 16)
+    monkeypatch.setattr(transfers, "_staging", {})
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float64, np.uint8])
+@pytest.mark.parametrize("nbytes", [0, 1000, 1 << 16, 1 << 20, (3 << 20) + 8, 5 << 20])
+def test_round_trip_through_the_stages(small_stages, dtype, nbytes):
+    import cupy
+
+    host = np.random.default_rng(nbytes).integers(0, 100, nbytes // np.dtype(dtype).itemsize).astype(dtype)
+    device = transfers.to_gpu(host)
+    assert isinstance(device, cupy.ndarray) and device.dtype == host.dtype
+    assert np.array_equal(device.get(), host)
+    back = transfers.to_cpu(device)
+    assert isinstance(back, np.ndarray) and np.array_equal(back, host)
+
+
+@pytest.mark.gpu
+def test_strided_and_two_dimensional_arrays(small_stages):
+    import cupy
+
+    host = np.arange(3 << 18, dtype=np.int64).reshape(-1, 4)
+    assert np.array_equal(transfers.to_gpu(host[:, 1]).get(), host[:, 1])
+    assert np.array_equal(transfers.to_cpu(cupy.asarray(host)[::2]), host[::2])
+    assert transfers.to_cpu(cupy.asarray(host)).shape == host.shape
+
+
+@pytest.mark.gpu
+def test_a_download_waits_for_the_work_that_writes_it(small_stages):
+    """The copy stream waits for the current stream: the download of an array
+    still being computed reads its final values."""
+    import cupy
+
+    for _ in range(5):
+        values = cupy.arange(1 << 20, dtype=np.int64)
+        values = cupy.cumsum(values * 3 + 1)
+        assert np.array_equal(transfers.to_cpu(values), np.cumsum(np.arange(1 << 20) * 3 + 1))

@@ -17,7 +17,7 @@ from numba import njit, prange
 __all__ = ["STAGED_MIN_BYTES", "STAGE_BYTES", "to_gpu", "to_cpu", "parallel_copy"]
 
 #: Arrays smaller than this are copied directly (staging costs more than it saves).
-STAGED_MIN_BYTES = 1 << 25
+STAGED_MIN_BYTES = 1 << 20
 #: Bytes of each of the two pinned staging buffers of a GPU.
 STAGE_BYTES = 1 << 27
 #: Bytes each host thread copies at a time.

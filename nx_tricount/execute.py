@@ -47,10 +47,12 @@ def run(plan, prepared, mode):
     # A graph prepared in host memory in chunks comes partitioned (preprocess/streamed.py).
     partition = getattr(prepared, "partition", None)
     parts = plan.spread.parts
-    if partition is None and parts == 1 and plan.preparation_device == plan.device:
+    # Several GPUs or Dask workers count even one part as a task of theirs.
+    elsewhere = len(plan.spread.devices) > 1 or plan.spread.distributed
+    if partition is None and parts == 1 and plan.preparation_device == plan.device and not elsewhere:
         return count(prepared, plan.algorithm, mode, plan.device, parameters)
     partition = partition or split(prepared, parts, plan.spread.scheme)
-    if len(plan.spread.devices) > 1 or plan.spread.distributed:
+    if elsewhere:
         partition = _on_host(partition)
     tasks = counted_tasks(partition, plan.tasks)
     logger.info(

@@ -5,7 +5,7 @@ is prepared (``docs/algorithms.md``, "Partitioned counting").
 A graph is counted whole when it fits the memory limit; else it is prepared in
 host memory and its ``p³`` tasks, each about ``3 / p²`` of the arcs, go through
 the device one after another, ``p`` the smallest whose task fits. Several
-devices or Dask workers get at least two tasks each.
+devices or Dask workers (even one) get at least two tasks each.
 """
 
 import math
@@ -139,7 +139,8 @@ def decide(rows, n, device, settings, free_memory=None):
             f"over the limit of {limit:,}; a task of {parts} parts per side about "
             f"{task_bytes(rows, n, parts):,}"
         )
-    if workers > 1 and parts ** 3 < 2 * workers and settings["partitions"] is None:
+    spread_out = workers > 1 or distributed is not None  # one Dask worker counts remotely too
+    if spread_out and parts ** 3 < 2 * workers and settings["partitions"] is None:
         parts = max(parts, math.ceil((2 * workers) ** (1 / 3) - 1e-9))
         reasons.append(f"partitions {parts}: at least two tasks for each of {workers} workers")
     preparation = device if fits else "cpu"

@@ -62,6 +62,15 @@ def test_dask_chooses_parts_for_its_workers(client, graph):
     assert "distributed=dask" in str(plan)
 
 
+def test_one_part_still_counts_on_the_workers(client, graph):
+    """``partitions=1`` with Dask is one task on a worker, not a local count."""
+    expected = nx.transitivity(graph, backend="tricount", device="cpu")
+    with distributed.get_task_stream(client) as stream:
+        with nx.config.backends.tricount(distributed="dask", partitions=1):
+            assert nx.transitivity(graph, backend="tricount", device="cpu") == expected
+    assert [task for task in stream.data if str(task["key"]).startswith("_dask_task")]
+
+
 def test_a_worker_killed_mid_run_still_gives_the_exact_count(client):
     src, dst = rmat_edges(15, 8, seed=15)
     G = nx_tricount.from_edges(src, dst)

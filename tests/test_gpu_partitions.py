@@ -152,15 +152,36 @@ def test_every_gpu_of_the_host_equals_one(rmat14):
 
 
 def test_dask_cuda_workers_equal_local(rmat14):
+    """dask-cuda's GPU workers (one per GPU) count the tasks: hashed and range
+    partitions, and the parts the plan chooses for the workers (two tasks each
+    at least, even for one worker), give the local GPU results."""
     import cupy
 
     dask_cuda = pytest.importorskip("dask_cuda")
     distributed = pytest.importorskip("distributed")
     src, dst, n, _ = rmat14
     G = nx_tricount.from_edges(cupy.asnumpy(src), cupy.asnumpy(dst))
-    expected = (nx.triangles(G, backend="tricount", device="gpu"), nx.transitivity(G, backend="tricount", device="gpu"))
-    with dask_cuda.LocalCUDACluster(dashboard_address=None) as cluster, distributed.Client(cluster):
-        with nx.config.backends.tricount(distributed="dask", partitions=2):
-            assert nx_tricount.make_plan(G, device="gpu").spread.distributed == "dask"
-            ours = (nx.triangles(G, backend="tricount", device="gpu"), nx.transitivity(G, backend="tricount", device="gpu"))
-    assert ours == expected
+
+    def calls():
+        return (
+            nx.triangles(G, backend="tricount", device="gpu"),
+            nx.transitivity(G, backend="tricount", device="gpu"),
+            nx.average_clustering(G, backend="tricount", device="gpu"),
+        )
+
+    def visible_gpus():
+        import os
+
+        import cupy
+
+        return os.environ.get("CUDA_VISIBLE_DEVICES"), cupy.cuda.runtime.getDeviceCount()
+
+    expected = calls()
+    with dask_cuda.LocalCUDACluster(dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        assert all(ids is not None and count >= 1 for ids, count in client.run(visible_gpus).values())
+        workers = len(client.scheduler_info()["workers"])
+        for settings in ({"partitions": 2}, {"partitions": 3, "partitioning": "range"}, {}):
+            with nx.config.backends.tricount(distributed="dask", **settings):
+                spread = nx_tricount.make_plan(G, device="gpu").spread
+                assert spread.distributed == "dask" and spread.parts ** 3 >= 2 * workers
+                assert calls() == expected

@@ -319,6 +319,15 @@ def test_memory_limit_chooses_the_parts(monkeypatch):
     assert spread.parts > 1 and spread.preparation_device == "cpu"
 
 
+def test_one_dask_worker_gets_tasks_too(monkeypatch):
+    # With one dask-cuda worker (one GPU), the plan kept the graph whole and
+    # counted it on the client: distributed="dask" was ignored without a word.
+    monkeypatch.setattr("nx_tricount.scale_out._dask_workers", lambda: 1)
+    spread = decide(1000, 100, "cpu", _settings(distributed="dask"))
+    assert spread.distributed == "dask" and spread.parts ** 3 >= 2
+    assert "at least two tasks for each of 1 workers" in " ".join(spread.reasons)
+
+
 def test_configured_parts_of_a_graph_that_fits_only_whole_are_prepared_in_host_memory(monkeypatch):
     # R-MAT 26 with partitions=4 fit the H100 whole but not split there (its parts
     # beside its CSR): the GPU ran out of memory. Now the host prepares its parts.

@@ -1,15 +1,21 @@
 """Where a partitioned plan's tasks run: one after another on the count's device,
 on several GPUs of this host (a thread per GPU), or on the workers of a Dask
-client. Each yields every task's result as it finishes, largest tasks first so
-that the last ones to finish are short (load balance by task size).
+client. Each yields every task's result as it finishes: several workers take the
+largest tasks first, so that the last ones to finish are short (load balance by
+task size); one GPU reading parts from host memory takes them in the order that
+lets consecutive tasks share a part (:mod:`nx_tricount.gpu_parts`).
 """
 
 import queue
 import threading
 
+import numpy as np
+
 from .algorithms import count
-from .device import array_module, to_host
+from .device import array_module, module_of, to_host
+from .gpu_parts import GpuParts
 from .preprocess.partition import task_arcs, task_graph
+from .scale_out import task_graph_bytes
 
 __all__ = ["results", "count_task"]
 
@@ -37,7 +43,7 @@ def results(plan, partition, tasks, mode):
     elif len(spread.devices) > 1:
         finished = _on_gpus(partition, tasks, arguments, spread.devices)
     else:
-        finished = (count_task(partition, task, *arguments) for task in tasks)
+        finished = _one_after_another(plan, partition, tasks, arguments)
     if not spread.progress:
         yield from finished
         return
@@ -47,6 +53,26 @@ def results(plan, partition, tasks, mode):
         for result in finished:
             bar.update()
             yield result
+
+
+def _one_after_another(plan, partition, tasks, arguments):
+    """The tasks in turn on the count's device; parts in host memory come to
+    the GPU through :class:`~nx_tricount.gpu_parts.GpuParts`, in the order
+    ``(i, j, k)`` that lets consecutive tasks share one."""
+    if not tasks or plan.device != "gpu" or module_of(next(iter(partition.parts.values()))[0]) is not np:
+        yield from (count_task(partition, task, *arguments) for task in tasks)
+        return
+    tasks = sorted(tasks, key=lambda t: (t.i, t.j, t.k))
+    # The parts kept take what the limit leaves beside the largest task (ranges' are unequal).
+    arcs = max(task_arcs(partition, t.i, t.j, t.k) for t in tasks)
+    class_size = max(partition.classes.size(c) for c in range(partition.p))
+    limit = plan.spread.memory_limit or 0
+    parts = GpuParts(partition, limit - task_graph_bytes(arcs, class_size), limit)
+    try:
+        for task, following in zip(tasks, [*tasks[1:], None]):
+            yield count_task(parts.for_task(task, following), task, *arguments)
+    finally:
+        parts.close()
 
 
 def _on_gpus(partition, tasks, arguments, devices):

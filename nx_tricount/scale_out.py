@@ -16,7 +16,7 @@ from .algorithms.wedge import BITMAP_ROWS
 from .algorithms.wedge_layout import rectangle_bytes
 from .config import memory_bytes
 
-__all__ = ["Spread", "decide", "whole_bytes", "split_bytes", "task_bytes"]
+__all__ = ["Spread", "decide", "whole_bytes", "split_bytes", "task_bytes", "task_graph_bytes"]
 
 #: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
 #: whole in a pool of 52 GiB (52 a row); R-MAT 22 and 23 left pools of 91–95 a
@@ -79,12 +79,16 @@ def split_bytes(rows):
 
 
 def task_bytes(rows, n, p):
-    """GPU bytes of one task of a ``p``-part partition (``rows`` bounds the arcs),
-    the wedge count's bitmap rectangle included."""
-    class_size = math.ceil(n / p)
+    """GPU bytes of one task of a ``p``-part partition (``rows`` bounds the arcs;
+    hashed classes share them out about equally)."""
+    return task_graph_bytes(math.ceil(3 * rows / (p * p)), math.ceil(n / p))
+
+
+def task_graph_bytes(arcs, class_size):
+    """GPU bytes of a task graph of ``arcs`` arcs over three blocks of at most
+    ``class_size`` vertices, the wedge count's bitmap rectangle included."""
     side = min(BITMAP_ROWS // 2, class_size)
-    bitmap = rectangle_bytes(side, side)
-    return TASK_BYTES_PER_ARC * math.ceil(3 * rows / (p * p)) + TASK_BYTES_PER_VERTEX * 3 * class_size + bitmap
+    return TASK_BYTES_PER_ARC * arcs + TASK_BYTES_PER_VERTEX * 3 * class_size + rectangle_bytes(side, side)
 
 
 def decide(rows, n, device, settings, free_memory=None):

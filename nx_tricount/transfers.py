@@ -27,7 +27,8 @@ _staging = {}
 _staging_lock = threading.Lock()
 
 
-@njit(parallel=True, cache=True)
+# nogil: a copy in one thread leaves the others (launching kernels) running.
+@njit(parallel=True, nogil=True, cache=True)
 def _copy_bytes(source, target):
     blocks = (source.size + _COPY_BLOCK - 1) // _COPY_BLOCK
     for block in prange(blocks):

@@ -12,9 +12,11 @@ from nx_tricount.algorithms import count
 from nx_tricount.config import CHOICES
 from nx_tricount.execute import run
 from nx_tricount.generators import rmat_edges
-from nx_tricount.plan import Plan
+from nx_tricount.gpu_parts import GpuParts
+from nx_tricount.plan import CountTask, Plan
 from nx_tricount.preprocess import STREAMED, prepare_streamed, prepare_undirected
-from nx_tricount.scale_out import Spread
+from nx_tricount.preprocess.partition import task_part_keys
+from nx_tricount.scale_out import Spread, task_bytes
 
 pytestmark = pytest.mark.gpu
 
@@ -135,6 +137,44 @@ def test_prepared_in_chunks_on_the_gpu_equals_prepared_whole(rmat14, orientation
         np.testing.assert_array_equal(
             run(plan, chunked, "per_node").per_node, count(whole, algorithm, "per_node").per_node
         )
+
+
+@pytest.mark.parametrize("spare_parts", [0, 3, 100])
+def test_parts_from_host_memory_kept_within_the_budget_and_uploaded_ahead(rmat14, spare_parts):
+    """GpuParts brings each task's parts from host memory, keeps others only
+    within its budget, and uploads the next task's parts ahead when they fit;
+    the counts through it equal the whole graph's."""
+    import cupy
+
+    src, dst, n, _ = rmat14
+    host_src, host_dst = cupy.asnumpy(src), cupy.asnumpy(dst)
+    chunked = prepare_streamed(
+        host_src, host_dst, n, orientation="id", ordering="degree", parts=4, chunk_rows=10_000
+    )
+    partition = chunked.partition
+    sizes = {key: sum(a.nbytes for a in part if a is not None) for key, part in partition.parts.items()}
+    budget = spare_parts * max(sizes.values())
+    parts = GpuParts(partition, budget)
+    tasks = [CountTask(i, j, k) for i in range(4) for j in range(4) for k in range(4)]
+    ahead = 0
+    for task, following in zip(tasks, [*tasks[1:], None]):
+        view = parts.for_task(task, following)
+        ahead += parts.coming is not None
+        current = set(task_part_keys(task.i, task.j, task.k))
+        assert set(view.parts) == current
+        for key in current:
+            for on_gpu, on_host in zip(view.parts[key][:2], partition.parts[key][:2]):
+                np.testing.assert_array_equal(cupy.asnumpy(on_gpu), on_host)
+        assert sum(sizes[key] for key in parts.kept if key not in current) <= budget
+    parts.close()
+    assert (ahead > 0) == (spare_parts > 0)
+    whole = prepare_undirected(host_src, host_dst, n, orientation="id", ordering="degree")
+    limit = task_bytes(chunked.m, n, 4) + budget
+    plan = Plan("wedge", "id", "degree", "gpu", spread=Spread(parts=4, preparation_device="cpu", memory_limit=limit))
+    for mode in ("total", "per_node"):
+        ours, expected = run(plan, chunked, mode), count(whole, "wedge", mode)
+        assert ours.total == expected.total
+        np.testing.assert_array_equal(ours.per_node, expected.per_node)
 
 
 def test_every_gpu_of_the_host_equals_one(rmat14):

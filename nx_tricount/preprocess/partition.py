@@ -39,6 +39,7 @@ __all__ = [
     "split",
     "task_graph",
     "task_arcs",
+    "task_part_keys",
     "counted_tasks",
 ]
 
@@ -233,21 +234,22 @@ def split(prepared, p, scheme="hashed"):
     return Partition(classes, parts, prepared.orientation, in_csr_order=True, ordering=prepared.ordering)
 
 
-def _task_parts(i, j, k):
+def task_part_keys(i, j, k):
+    """The parts task ``(i, j, k)`` reads: ``P_ij``, ``P_ik``, ``P_jk``."""
     return ((i, j), (i, k), (j, k))
 
 
 def task_arcs(partition, i, j, k):
     """The arcs of task ``(i, j, k)``: ``P_ij``, ``P_ik``, ``P_jk`` (how many rows)."""
     parts = partition.parts
-    return sum(int(parts[key][0].size) for key in _task_parts(i, j, k))
+    return sum(int(parts[key][0].size) for key in task_part_keys(i, j, k))
 
 
 def counted_tasks(partition, tasks):
     """The ``tasks`` (each with ``i``, ``j``, ``k``) that can hold a triangle:
     those whose three parts all hold arcs."""
     parts = partition.parts
-    return [t for t in tasks if all(parts[key][0].size for key in _task_parts(t.i, t.j, t.k))]
+    return [t for t in tasks if all(parts[key][0].size for key in task_part_keys(t.i, t.j, t.k))]
 
 
 def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
@@ -264,7 +266,7 @@ def task_graph(partition, i, j, k, xp=None, *, with_arcs=True):
     sizes = tuple(partition.classes.size(c) for c in (i, j, k))
     starts = (0, sizes[0], sizes[0] + sizes[1])
     total = sum(sizes)
-    blocks = tuple(zip(_task_parts(i, j, k), (0, 0, 1), (1, 2, 2)))
+    blocks = tuple(zip(task_part_keys(i, j, k), (0, 0, 1), (1, 2, 2)))
     pieces = [partition.parts[key] for key, _, _ in blocks]
     xp = xp or module_of(pieces[0][2])
     dtype = index_dtype(total)

@@ -1,9 +1,10 @@
 """Where a partitioned plan's tasks run: one after another on the count's device,
 on several GPUs of this host (a thread per GPU), or on the workers of a Dask
-client. Each yields every task's result as it finishes: several workers take the
-largest tasks first, so that the last ones to finish are short (load balance by
-task size); one GPU reading parts from host memory takes them in the order that
-lets consecutive tasks share a part (:mod:`nx_tricount.gpu_parts`).
+client. Each yields every task's result as it finishes, largest tasks first: the
+last ones to finish are short (load balance by task size), and CuPy's pool, grown
+by the largest task first, serves the smaller ones without growing further. One
+GPU reading parts from host memory gets them through
+:mod:`nx_tricount.gpu_parts`.
 """
 
 import queue
@@ -57,12 +58,10 @@ def results(plan, partition, tasks, mode):
 
 def _one_after_another(plan, partition, tasks, arguments):
     """The tasks in turn on the count's device; parts in host memory come to
-    the GPU through :class:`~nx_tricount.gpu_parts.GpuParts`, in the order
-    ``(i, j, k)`` that lets consecutive tasks share one."""
+    the GPU through :class:`~nx_tricount.gpu_parts.GpuParts`."""
     if not tasks or plan.device != "gpu" or module_of(next(iter(partition.parts.values()))[0]) is not np:
         yield from (count_task(partition, task, *arguments) for task in tasks)
         return
-    tasks = sorted(tasks, key=lambda t: (t.i, t.j, t.k))
     # The parts kept take what the limit leaves beside the largest task (ranges' are unequal).
     arcs = max(task_arcs(partition, t.i, t.j, t.k) for t in tasks)
     class_size = max(partition.classes.size(c) for c in range(partition.p))

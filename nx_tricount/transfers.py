@@ -92,9 +92,10 @@ def to_gpu(array):
     """
     import cupy
 
-    array = np.ascontiguousarray(array)
-    if array.nbytes < STAGED_MIN_BYTES:
+    array = np.asarray(array)
+    if array.nbytes < STAGED_MIN_BYTES:  # (0-d arrays stay 0-d)
         return cupy.asarray(array, blocking=True)
+    array = np.ascontiguousarray(array)
     out = cupy.empty(array.shape, dtype=array.dtype)
     source, target = _as_bytes(array), out.reshape(-1).view(cupy.uint8)
     staging = _staging_of_current_gpu()
@@ -116,9 +117,9 @@ def to_cpu(array):
     """A NumPy copy of the CuPy array ``array``, staged when large."""
     import cupy
 
-    array = cupy.ascontiguousarray(array)
-    if array.nbytes < STAGED_MIN_BYTES:
+    if array.nbytes < STAGED_MIN_BYTES:  # (0-d arrays stay 0-d)
         return array.get()
+    array = cupy.ascontiguousarray(array)
     out = np.empty(array.shape, dtype=array.dtype)
     source, target = array.reshape(-1).view(cupy.uint8), _as_bytes(out)
     staging = _staging_of_current_gpu()

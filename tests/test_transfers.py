@@ -52,6 +52,14 @@ def test_strided_and_two_dimensional_arrays(small_stages):
 
 
 @pytest.mark.gpu
+def test_zero_dimensional_arrays_stay_zero_dimensional():
+    import cupy
+
+    assert transfers.to_gpu(np.int64(7)).shape == () and transfers.to_cpu(cupy.asarray(7)).shape == ()
+    assert transfers.to_cpu(cupy.asarray(7)) == 7
+
+
+@pytest.mark.gpu
 def test_a_download_waits_for_the_work_that_writes_it(small_stages):
     """The copy stream waits for the current stream: the download of an array
     still being computed reads its final values."""

@@ -140,11 +140,11 @@ def bench_graph(name, load, device, once, repeats, confirm):
         src, dst = cupy.asarray(src), cupy.asarray(dst)
     functions = {}
     for algorithm, orientation, ordering in configurations():
-        def run(algorithm=algorithm, orientation=orientation, ordering=ordering):
+        def configured(algorithm=algorithm, orientation=orientation, ordering=ordering):
             prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
             return count(prepared, algorithm, "total", device).total
 
-        functions[(algorithm, orientation, ordering)] = run
+        functions[(algorithm, orientation, ordering)] = configured
     functions["auto"] = lambda: auto_total(src, dst, n, device)
     times, results = interleaved_ms(functions, once, repeats)
     auto_ms = times.pop("auto")

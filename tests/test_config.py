@@ -1,7 +1,5 @@
 """Configuration, device selection, the plan, and zero-code-change dispatch."""
 
-import sys
-
 import networkx as nx
 import pytest
 

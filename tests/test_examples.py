@@ -7,8 +7,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 from nx_tricount.device import gpu_available
 from subprocesses import run_python
 

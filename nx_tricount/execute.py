@@ -20,6 +20,7 @@ from .device import module_of, to_host
 from .executors import results
 from .preprocess.ops import ops_for
 from .preprocess.partition import counted_tasks, split
+from .scale_out import largest_task_bytes
 
 __all__ = ["run"]
 
@@ -60,6 +61,13 @@ def run(plan, prepared, mode):
         len(tasks), partition.p, partition.classes.scheme, len(plan.tasks) - len(tasks),
         plan.algorithm, prepared.m,
     )
+    limit, largest = plan.spread.memory_limit, largest_task_bytes(partition, tasks)
+    if limit is not None and largest > limit:  # configured parts, or unequal ranges
+        logger.warning(
+            "tricount: the largest of the %d tasks needs about %s bytes, over the memory limit "
+            "of %s: more partitions make smaller tasks",
+            len(tasks), f"{largest:,}", f"{limit:,}",
+        )
     # Results of a graph prepared in host memory are combined there.
     xp = np if partition.offsets is not None else module_of(prepared.indices)
     total = _Sum(xp, prepared, mode, partition.classes)

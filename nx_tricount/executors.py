@@ -16,7 +16,7 @@ from .algorithms import count
 from .device import array_module, module_of, to_host
 from .gpu_parts import GpuParts
 from .preprocess.partition import task_arcs, task_graph
-from .scale_out import task_graph_bytes
+from .scale_out import largest_task_bytes
 
 __all__ = ["results", "count_task"]
 
@@ -62,11 +62,9 @@ def _one_after_another(plan, partition, tasks, arguments):
     if not tasks or plan.device != "gpu" or module_of(next(iter(partition.parts.values()))[0]) is not np:
         yield from (count_task(partition, task, *arguments) for task in tasks)
         return
-    # The parts kept take what the limit leaves beside the largest task (ranges' are unequal).
-    arcs = max(task_arcs(partition, t.i, t.j, t.k) for t in tasks)
-    class_size = max(partition.classes.size(c) for c in range(partition.p))
+    # The parts kept take what the limit leaves beside the largest task.
     limit = plan.spread.memory_limit or 0
-    parts = GpuParts(partition, limit - task_graph_bytes(arcs, class_size), limit)
+    parts = GpuParts(partition, limit - largest_task_bytes(partition, tasks), limit)
     try:
         for task, following in zip(tasks, [*tasks[1:], None]):
             yield count_task(parts.for_task(task, following), task, *arguments)

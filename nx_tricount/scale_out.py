@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from .algorithms.wedge import BITMAP_ROWS
 from .algorithms.wedge_layout import rectangle_bytes
 from .config import memory_bytes
+from .preprocess.partition import task_arcs
 
-__all__ = ["Spread", "decide", "whole_bytes", "split_bytes", "task_bytes", "task_graph_bytes"]
+__all__ = ["Spread", "decide", "whole_bytes", "split_bytes", "task_bytes", "task_graph_bytes", "largest_task_bytes"]
 
 #: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
 #: whole in a pool of 52 GiB (52 a row); R-MAT 22 and 23 left pools of 91–95 a
@@ -82,6 +83,14 @@ def task_bytes(rows, n, p):
     """GPU bytes of one task of a ``p``-part partition (``rows`` bounds the arcs;
     hashed classes share them out about equally)."""
     return task_graph_bytes(math.ceil(3 * rows / (p * p)), math.ceil(n / p))
+
+
+def largest_task_bytes(partition, tasks):
+    """GPU bytes of the largest of ``tasks`` (each with ``i``, ``j``, ``k``) of
+    ``partition``, from its parts' real arcs (range tasks are unequal)."""
+    arcs = max((task_arcs(partition, t.i, t.j, t.k) for t in tasks), default=0)
+    class_size = max(partition.classes.size(c) for c in range(partition.p))
+    return task_graph_bytes(arcs, class_size)
 
 
 def task_graph_bytes(arcs, class_size):

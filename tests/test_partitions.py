@@ -305,6 +305,22 @@ def test_partitions_in_the_plan_and_at_info(caplog):
     assert int(message.split()[1]) <= 10  # the tasks i <= j <= k at most
 
 
+def test_a_task_over_the_memory_limit_is_reported(caplog):
+    # R-MAT 26 under 24 GB with partitions=4, range: its largest task took
+    # CuPy's pool past the limit, and nothing said so.
+    G = nx.karate_club_graph()
+    with caplog.at_level("WARNING", logger="nx_tricount"):
+        with nx.config.backends.tricount(partitions=2, partitioning="range", memory_limit="1KB"):
+            assert nx.triangles(G, backend="tricount", device="cpu") == nx.triangles(G)
+    [message] = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert "the largest of the" in message and "over the memory limit of 1,000" in message
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="nx_tricount"):
+        with nx.config.backends.tricount(partitions=2, memory_limit="1GB"):
+            nx.triangles(G, backend="tricount", device="cpu")
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+
+
 def test_memory_limit_chooses_the_parts(monkeypatch):
     monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
     rows, n = 1_000_000, 60_000

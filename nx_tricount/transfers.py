@@ -37,10 +37,20 @@ def _copy_bytes(source, target):
         target[start:stop] = source[start:stop]
 
 
+# numba's workqueue threading layer aborts when two threads run parallel code at
+# once (the threads of several GPUs copy at the same time); a copy takes every core anyway.
+_copy_lock = threading.Lock()
+
+
+def _copy(source, target):
+    with _copy_lock:
+        _copy_bytes(source, target)
+
+
 def parallel_copy(source, target):
     """Copy the bytes of the contiguous array ``source`` into ``target`` (as
-    many bytes, contiguous) with every host thread."""
-    _copy_bytes(_as_bytes(source), _as_bytes(target))
+    many bytes, contiguous) with every host thread; one copy at a time."""
+    _copy(_as_bytes(source), _as_bytes(target))
 
 
 def _as_bytes(array):
@@ -106,7 +116,7 @@ def to_gpu(array):
             b = index % 2
             staging.wait(b)  # the buffer's previous slice has left
             buffer = staging.buffers[b][: stop - start]
-            _copy_bytes(source[start:stop], buffer)
+            _copy(source[start:stop], buffer)
             target[start:stop].set(buffer, stream=staging.stream)
             staging.record(b)
         staging.stream.synchronize()
@@ -142,4 +152,4 @@ def to_cpu(array):
 
 def _drain(staging, target, b, start, stop):
     staging.wait(b)
-    _copy_bytes(staging.buffers[b][: stop - start], target[start:stop])
+    _copy(staging.buffers[b][: stop - start], target[start:stop])

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nx_tricount import transfers
+from subprocesses import run_python
 
 
 @settings(max_examples=30, deadline=None)
@@ -16,6 +17,31 @@ def test_parallel_copy_copies_every_byte(size, offset):
     target = np.zeros(size, dtype=np.uint8)
     transfers.parallel_copy(source, target)
     assert np.array_equal(source, target)
+
+
+def test_copies_from_several_threads_at_once():
+    """The threads of several GPUs copy at the same time. numba's workqueue
+    threading layer aborts the process on parallel code run from two threads at
+    once (checked: without the copies' lock this run aborts)."""
+    code = """
+        import threading
+        import numpy as np
+        from nx_tricount import transfers
+        sources = [np.random.default_rng(seed).integers(0, 1 << 40, 1 << 20) for seed in range(4)]
+        for _ in range(10):
+            targets = [np.zeros_like(source) for source in sources]
+            threads = [threading.Thread(target=transfers.parallel_copy, args=pair) for pair in zip(sources, targets)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert all(np.array_equal(source, target) for source, target in zip(sources, targets))
+        import numba
+        print("copied with", numba.threading_layer())
+    """
+    returncode, stdout, stderr = run_python(code, NUMBA_THREADING_LAYER="workqueue")
+    assert returncode == 0, stderr
+    assert "copied with workqueue" in stdout
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ import operator
 import numpy as np
 
 from .algorithms import count
+from .preprocess.host_ops import pair_sum
 from .preprocess.partition import Partition, VertexClasses, task_graph
 from .preprocess.streamed import bucket_of, distinct_edge_keys, key_degrees, oriented_parts
 
@@ -70,7 +71,7 @@ def dask_transitivity(edges, source="source", target="target", *, partitions=2, 
         for i, j, k in _tasks(partitions)
     ]
     triangles = sum(dask.compute(*tasks))
-    triads = int((degree * (degree - 1)).sum())
+    triads = pair_sum(degree)  # exact, past int64
     return 0 if triangles == 0 else 6 * triangles / triads
 
 

@@ -139,4 +139,3 @@ def _out_degrees(prepared):
     along, against = prepared.values & 1, prepared.values >> 1
     degree = ops.vertex_counts(prepared.rows, n, along) + ops.vertex_counts(prepared.indices, n, against)
     return degree.astype(np.int64)
-

@@ -340,4 +340,3 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
             runtime.launch(credit, p.m, args, grid=runtime.resident_blocks(credit, 0))
             out >>= 1
     return runtime.finish(out, mode, weighted)
-

@@ -23,6 +23,12 @@
 // t, t + width, ... TRUST finds the list of each entry by a binary search of the
 // prefix sums; here a thread steps forward through the lists instead, since its
 // entries only grow (fewer instructions per lookup, docs/algorithms.md).
+//
+// Weighted, a triangle's term goes to u, v and w, and v and w are both in N+(u): the
+// task adds their terms to (sum, error) pairs of its own, one per position in N+(u)
+// (`terms`, global scratch private to the warp or block), and adds each pair to the
+// output once at the end of the task. The hubs' output pairs then take one atomic per
+// arc instead of one per triangle from every multiprocessor at once.
 #include "common.cu"
 
 struct Table {
@@ -107,13 +113,15 @@ __device__ __forceinline__ long long walk_to(Walk& walk, const long long* prefix
 // and credit the triangle it closes, if any; returns 1 for a triangle. All lanes of
 // the warp call it together (`active` false past the end of the tile). Weighted,
 // the base vertex u's terms go to the thread's own pair (base_sum, base_error),
-// which credit_base adds once per task: every thread of a task shares u.
+// which credit_base adds once per task: every thread of a task shares u; v's and
+// w's go to the task's pairs `terms` at their positions in N+(u) (flush_terms).
 template <int MODE>
 __device__ __forceinline__ unsigned lookup(const Table& t, const VID* __restrict__ indices,
                                            long long u_first, VID u, long long uv, VID v,
                                            long long vw, bool active,
                                            const WEIGHT* __restrict__ values, void* out,
-                                           WEIGHT& base_sum, WEIGHT& base_error) {
+                                           WEIGHT* terms, WEIGHT& base_sum,
+                                           WEIGHT& base_error) {
     unsigned hit = 0;
     if (active) {
         VID w = indices[vw];
@@ -126,10 +134,11 @@ __device__ __forceinline__ unsigned lookup(const Table& t, const VID* __restrict
                 atomicAdd((u64*)out + vw, 1ull);
                 atomicAdd((u64*)out + u_first + t.positions[slot], 1ull);
             } else if (MODE == MODE_WEIGHTED) {
-                WEIGHT x = values[uv] * values[u_first + t.positions[slot]] * values[vw];
+                int w_position = t.positions[slot];
+                WEIGHT x = values[uv] * values[u_first + w_position] * values[vw];
                 local_add(base_sum, base_error, x);
-                add_value((WEIGHT*)out, v, x);
-                add_value((WEIGHT*)out, w, x);
+                add_value(terms, uv - u_first, x);
+                add_value(terms, w_position, x);
             }
         }
     }
@@ -148,7 +157,8 @@ __device__ __forceinline__ unsigned walk_tile(const Table& t, const VID* __restr
                                               const long long* prefix, const long long* firsts,
                                               const VID* middles, long long work, int first,
                                               int step, const WEIGHT* __restrict__ values,
-                                              void* out, WEIGHT& base_sum, WEIGHT& base_error) {
+                                              void* out, WEIGHT* terms, WEIGHT& base_sum,
+                                              WEIGHT& base_error) {
     unsigned found = 0;
     Walk walk = walk_start(prefix, firsts);
     for (long long round = 0; round < work; round += step) {
@@ -157,7 +167,7 @@ __device__ __forceinline__ unsigned walk_tile(const Table& t, const VID* __restr
         long long vw = active ? walk_to(walk, prefix, firsts, idx) : 0;
         VID v = (MODE == MODE_TOTAL || !active) ? 0 : middles[walk.s];
         found += lookup<MODE>(t, indices, u_first, u, tile_arc + walk.s, v, vw, active, values,
-                              out, base_sum, base_error);
+                              out, terms, base_sum, base_error);
     }
     return found;
 }
@@ -174,6 +184,25 @@ __device__ __forceinline__ void credit_base(void* out, VID u, unsigned found, WE
         if (lane_id() == 0 && found != 0) atomicAdd((u64*)out + u, (u64)found);
     } else if constexpr (MODE == MODE_WEIGHTED) {
         warp_add_pair((WEIGHT*)out, u, base_sum, base_error);
+    }
+}
+
+// Add the task's pairs `terms` (one per position in N+(u), CSR positions from
+// `first`, `count` of them) to the output pairs of the vertices they belong to and
+// zero them for the next task: this thread takes positions lane, lane + step, ...
+// The pairs were written by atomics in L2, so they are read past L1 (__ldcg). Every
+// thread of the task calls it, after a barrier that follows the task's lookups.
+__device__ __forceinline__ void flush_terms(WEIGHT* terms, const VID* __restrict__ indices,
+                                            long long first, long long count, int lane,
+                                            int step, void* out) {
+    for (long long p = lane; p < count; p += step) {
+        WEIGHT sum = __ldcg(terms + 2 * p), error = __ldcg(terms + 2 * p + 1);
+        if (sum == 0 && error == 0) continue;
+        VID w = indices[first + p];
+        if (sum != 0) add_value((WEIGHT*)out, w, sum);
+        add_error((WEIGHT*)out, w, error);
+        terms[2 * p] = 0;
+        terms[2 * p + 1] = 0;
     }
 }
 
@@ -200,7 +229,7 @@ __device__ u64 block_phase(const long long* __restrict__ indptr, const VID* __re
                            const VID* __restrict__ vertices, long long count,
                            unsigned long long* next, int buckets, int levels, int cached_levels,
                            VID* spill, int* positions, const WEIGHT* __restrict__ values,
-                           void* out, char* shared) {
+                           void* out, WEIGHT* terms, char* shared) {
     __shared__ long long claimed;
     __shared__ long long warp_totals[32];
     const int width_max = blockDim.x;
@@ -259,11 +288,15 @@ __device__ u64 block_phase(const long long* __restrict__ indptr, const VID* __re
             __syncthreads();
             long long work = prefix[width - 1];
             found += walk_tile<MODE>(t, indices, start, u, tile, prefix, firsts, middles, work,
-                                     threadIdx.x, blockDim.x, values, out, base_sum, base_error);
+                                     threadIdx.x, blockDim.x, values, out, terms, base_sum,
+                                     base_error);
             __syncthreads();
         }
         total += found;
         credit_base<MODE>(out, u, found, base_sum, base_error);
+        if (MODE == MODE_WEIGHTED) {
+            flush_terms(terms, indices, start, end - start, threadIdx.x, blockDim.x, out);
+        }
     }
     return total;
 }
@@ -277,7 +310,8 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
                           const VID* __restrict__ vertices, long long count,
                           unsigned long long* next, int chunk, int buckets, int levels,
                           int cached_levels, VID* spill, int* positions,
-                          const WEIGHT* __restrict__ values, void* out, char* shared) {
+                          const WEIGHT* __restrict__ values, void* out, WEIGHT* terms,
+                          long long terms_stride, char* shared) {
     const int warp = threadIdx.x >> 5;
     const unsigned lane = lane_id();
     long long* prefix = (long long*)(shared + warp * warp_shared_bytes(buckets, cached_levels));
@@ -287,6 +321,7 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
     Table t{lens, middles + 32, spill + warp * buckets * (levels - cached_levels),
             positions == nullptr ? nullptr : positions + warp * buckets * levels, buckets,
             levels, cached_levels};
+    terms += warp * terms_stride;
 
     u64 total = 0;
     while (true) {
@@ -322,11 +357,13 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
                 long long work = __shfl_sync(FULL_MASK, degree, width - 1);
                 __syncwarp();
                 found += walk_tile<MODE>(t, indices, start, u, tile, prefix, firsts, middles,
-                                         work, lane, 32, values, out, base_sum, base_error);
+                                         work, lane, 32, values, out, terms, base_sum,
+                                         base_error);
                 __syncwarp();
             }
             total += found;
             credit_base<MODE>(out, u, found, base_sum, base_error);
+            if (MODE == MODE_WEIGHTED) flush_terms(terms, indices, start, end - start, lane, 32, out);
         }
     }
     return total;
@@ -335,7 +372,9 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
 // The whole count: `large` vertices by blocks, then `small` ones by warps. `next`
 // holds the two task counters; `scratch` and `positions` hold each block's spill
 // levels and entry positions (`scratch_stride` and `positions_stride` elements a
-// block; `positions` is used by the per-edge and weighted modes only).
+// block; `positions` is used by the per-edge and weighted modes only); `terms`,
+// weighted only, each block's zeroed pairs: `terms_stride` pairs a warp, and a
+// block's task all its warps' (at least the largest block vertex's out-degree).
 template <int MODE>
 __device__ void hash_count(const long long* __restrict__ indptr, const VID* __restrict__ indices,
                            const VID* __restrict__ large, long long large_count,
@@ -345,6 +384,7 @@ __device__ void hash_count(const long long* __restrict__ indptr, const VID* __re
                            int warp_cached,
                            VID* scratch,
                            long long scratch_stride, int* positions, long long positions_stride,
+                           WEIGHT* terms, long long terms_stride,
                            const WEIGHT* __restrict__ values, void* out) {
     extern __shared__ long long shared_words[];
     char* shared = (char*)shared_words;
@@ -352,11 +392,13 @@ __device__ void hash_count(const long long* __restrict__ indptr, const VID* __re
     int* slots = (MODE == MODE_PER_EDGE || MODE == MODE_WEIGHTED)
                      ? positions + blockIdx.x * positions_stride
                      : nullptr;
+    WEIGHT* pairs = terms + blockIdx.x * 2 * terms_stride * (blockDim.x >> 5);
     u64 total = block_phase<MODE>(indptr, indices, large, large_count, next, buckets,
-                                  block_levels, block_cached, spill, slots, values, out, shared);
+                                  block_levels, block_cached, spill, slots, values, out, pairs,
+                                  shared);
     total += warp_phase<MODE>(indptr, indices, small, small_count, next + 1, chunk,
                               warp_buckets, warp_levels, warp_cached, spill, slots, values, out,
-                              shared);
+                              pairs, 2 * terms_stride, shared);
     if (MODE == MODE_TOTAL) block_add((u64*)out, total);
 }
 
@@ -373,13 +415,12 @@ __device__ void hash_count(const long long* __restrict__ indptr, const VID* __re
         const VID* small, long long small_count, unsigned long long* next, int chunk,        \
         int buckets, int block_levels, int block_cached, int warp_buckets, int warp_levels,  \
         int warp_cached, VID* scratch, long long scratch_stride, int* positions,             \
-        long long positions_stride,                                                          \
+        long long positions_stride, WEIGHT* terms, long long terms_stride,                   \
         const WEIGHT* values, void* out) {                                                   \
         hash_count<MODE>(indptr, indices, large, large_count, small, small_count, next,      \
                          chunk, buckets, block_levels, block_cached, warp_buckets,           \
-                         warp_levels,                                                        \
-                         warp_cached, scratch, scratch_stride, positions, positions_stride,  \
-                         values, out);                                                       \
+                         warp_levels, warp_cached, scratch, scratch_stride, positions,       \
+                         positions_stride, terms, terms_stride, values, out);                \
     }
 
 HASH_ENTRY(hash_total, MODE_TOTAL)

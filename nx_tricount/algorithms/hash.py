@@ -239,13 +239,18 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     positions_stride = (
         max(buckets * block_levels, warps * warp_buckets * warp_levels) if needs_positions else 0
     )
+    # Weighted, each warp's task keeps a (sum, error) pair per out-neighbour, and a
+    # block's task the pairs of all its warps (kernels/hash.cu, flush_terms).
+    terms_stride = max(block_degree, -(-largest // warps)) if weighted else 0
+    terms_bytes = grid * warps * terms_stride * 2 * np.dtype(weight).itemsize
     runtime.check_memory(
-        grid * (scratch_stride * vid_bytes + positions_stride * 4),
-        "the hash tables' global levels",
+        grid * (scratch_stride * vid_bytes + positions_stride * 4) + terms_bytes,
+        "the hash tables' global levels and the weighted terms",
     )
     with runtime.cuda_errors("running the hash kernel"):
         scratch = cupy.empty(max(1, grid * scratch_stride), dtype=p.indices.dtype)
         positions = cupy.empty(max(1, grid * positions_stride), dtype=np.int32)
+        terms = cupy.zeros(max(1, grid * warps * terms_stride * 2), dtype=weight)
         claimed = cupy.zeros(2, dtype=np.uint64)
         if large.size or small.size:
             runtime.launch(
@@ -256,7 +261,7 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
                  np.int32(block_cached), np.int32(warp_buckets), np.int32(warp_levels),
                  np.int32(warp_cached), scratch,
                  np.int64(scratch_stride), positions, np.int64(positions_stride),
-                 runtime.kernel_values(p, weighted), out),
+                 terms, np.int64(terms_stride), runtime.kernel_values(p, weighted), out),
                 threads=GPU_THREADS,
                 shared_mem=shared,
             )

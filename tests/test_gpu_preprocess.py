@@ -127,6 +127,30 @@ def test_gpu_ops_equal_host_ops(name):
         _assert_same(got, expected)
 
 
+#: Two ids at the ends of each type: above 2**63 for uint64, negative for signed types.
+EXTREME_IDS = {
+    np.uint64: [2**64 - 1, 2**63 + 1],
+    np.int8: [-3, 7],
+    np.int32: [9, -(2**31)],
+    np.uint16: [0, 2**16 - 1],
+}
+
+
+@pytest.mark.parametrize(
+    "src_dtype,dst_dtype", [(np.uint64, np.int32), (np.int8, np.uint64), (np.uint64, np.uint16)]
+)
+def test_gpu_id_range_is_exact_across_dtypes(src_dtype, dst_dtype):
+    """The four reductions cross in one copy of 64-bit patterns: ids near 2**64 and
+    negative ones keep their values, whatever the two arrays' types."""
+    import cupy as cp
+
+    src = np.array(EXTREME_IDS[src_dtype], dtype=src_dtype)
+    dst = np.array(EXTREME_IDS[dst_dtype], dtype=dst_dtype)
+    every = [int(x) for x in [*src, *dst]]
+    assert gpu_ops.id_range(cp.asarray(src), cp.asarray(dst)) == (min(every), max(every))
+    assert host_ops.id_range(src, dst) == (min(every), max(every))
+
+
 @pytest.mark.parametrize("name", list(GRAPHS))
 def test_cupy_edge_values_equal_numpy(name):
     cp = _cupy()

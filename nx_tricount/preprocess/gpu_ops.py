@@ -335,5 +335,14 @@ def scatter_add(target, index, values):
 
 
 def id_range(src, dst):
-    """The smallest and the largest id of two non-empty id arrays, as Python ints."""
-    return min(int(src.min()), int(dst.min())), max(int(src.max()), int(dst.max()))
+    """The smallest and the largest id of two non-empty id arrays, as Python ints:
+    the four reductions cross to the host in one copy, as the 64-bit patterns of
+    each one's own integer type (a stack of mixed types would round through
+    float64)."""
+    import cupy
+
+    reductions = [src.min(), dst.min(), src.max(), dst.max()]
+    wide = [np.dtype(np.int64 if r.dtype.kind == "i" else np.uint64) for r in reductions]
+    bits = cupy.stack([r.astype(w).view(np.int64) for r, w in zip(reductions, wide)]).get()
+    low_src, low_dst, high_src, high_dst = (int(b.view(w)) for b, w in zip(bits, wide))
+    return min(low_src, low_dst), max(high_src, high_dst)

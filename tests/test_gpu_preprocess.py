@@ -95,7 +95,9 @@ def test_gpu_ops_equal_host_ops(name):
     )
     degree = host_ops.endpoint_counts(lo, hi, n)
     assert gpu_ops.square_sum(cp.asarray(degree)) == host_ops.square_sum(degree)
-    for pairs_of in (degree, np.array([2**32 - 1] * 5 + [0, 1, 2], dtype=np.int64)):
+    # Terms near 2**64, no degrees, and more degrees than the launch has threads.
+    many = np.random.default_rng(9).integers(0, 2**31, 600_000)
+    for pairs_of in (degree, np.array([2**32 - 1] * 5 + [0, 1, 2], dtype=np.int64), many, many[:0]):
         assert gpu_ops.pair_sum(cp.asarray(pairs_of)) == host_ops.pair_sum(pairs_of)
     arc_keys = np.sort(host_ops.packed_keys(lo, hi, n))
     padded = np.concatenate([arc_keys, np.full(3, host_ops.SENTINEL)])
@@ -137,11 +139,13 @@ EXTREME_IDS = {
 
 
 @pytest.mark.parametrize(
-    "src_dtype,dst_dtype", [(np.uint64, np.int32), (np.int8, np.uint64), (np.uint64, np.uint16)]
+    "src_dtype,dst_dtype",
+    [(np.uint64, np.uint64), (np.int8, np.int8), (np.uint64, np.int32), (np.int8, np.uint64),
+     (np.uint64, np.uint16)],
 )
 def test_gpu_id_range_is_exact_across_dtypes(src_dtype, dst_dtype):
-    """The four reductions cross in one copy of 64-bit patterns: ids near 2**64 and
-    negative ones keep their values, whatever the two arrays' types."""
+    """Ids near 2**64 and negative ones keep their values, whether the four
+    reductions cross in one copy (one type) or one by one (mixed types)."""
     import cupy as cp
 
     src = np.array(EXTREME_IDS[src_dtype], dtype=src_dtype)

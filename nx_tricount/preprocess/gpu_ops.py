@@ -168,15 +168,25 @@ def square_sum(x):
     return float(_square_sum()(x))
 
 
+#: Blocks of pair_sum's launch: enough to fill an H100 several times over, and
+#: as many atomics on the two sums.
+PAIR_SUM_BLOCKS = 1024
+
+
 def pair_sum(degree):
     """``sum(d (d - 1))`` over an int64 array of degrees, exact, as a Python int:
-    the terms' high and low 32 bits summed apart, in one transfer."""
+    the terms' high and low 32 bits summed apart, in one launch
+    (``kernels/pairs.cu``) and one transfer."""
     import cupy
 
-    d = degree.astype(np.uint64)
-    pairs = d * (d - np.uint64(1))  # 0 for d = 0: the wrapped d - 1 times 0
-    halves = [(pairs >> np.uint64(32)).sum(), (pairs & np.uint64(0xFFFFFFFF)).sum()]
-    high, low = cupy.stack(halves).get().tolist()
+    from .. import runtime
+
+    degree = cupy.ascontiguousarray(degree, dtype=np.int64)
+    halves = cupy.zeros(2, dtype=np.uint64)
+    if degree.size:
+        kernel = runtime.function("pairs.cu", "pair_sum_halves")
+        runtime.launch(kernel, degree.size, (degree, np.int64(degree.size), halves), grid=PAIR_SUM_BLOCKS)
+    high, low = halves.get().tolist()
     return (high << 32) + low
 
 
@@ -336,13 +346,14 @@ def scatter_add(target, index, values):
 
 def id_range(src, dst):
     """The smallest and the largest id of two non-empty id arrays, as Python ints:
-    the four reductions cross to the host in one copy, as the 64-bit patterns of
-    each one's own integer type (a stack of mixed types would round through
-    float64)."""
+    the four reductions cross to the host in one copy when the arrays share their
+    type (a stack of mixed types could round through float64, so those are read
+    one by one)."""
     import cupy
 
     reductions = [src.min(), dst.min(), src.max(), dst.max()]
-    wide = [np.dtype(np.int64 if r.dtype.kind == "i" else np.uint64) for r in reductions]
-    bits = cupy.stack([r.astype(w).view(np.int64) for r, w in zip(reductions, wide)]).get()
-    low_src, low_dst, high_src, high_dst = (int(b.view(w)) for b, w in zip(bits, wide))
+    if src.dtype == dst.dtype:
+        low_src, low_dst, high_src, high_dst = cupy.stack(reductions).get().tolist()
+    else:
+        low_src, low_dst, high_src, high_dst = (int(r) for r in reductions)
     return min(low_src, low_dst), max(high_src, high_dst)

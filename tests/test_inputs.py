@@ -436,6 +436,17 @@ def test_from_edges_huge_sparse_ids_fail_before_allocating():
         nx_tricount.from_edges(np.array([0]), np.array([1]), n=10**15)
 
 
+def test_from_edges_of_few_ids_skips_the_free_memory_check(monkeypatch):
+    # Reading the host's free memory costs a small graph a sixth of its count.
+    def unread():
+        raise AssertionError("the free memory was read")
+
+    monkeypatch.setattr("nx_tricount.frames._available_memory", unread)
+    assert nx_tricount.from_edges(np.array([0, 1]), np.array([1, 2])).n == 3
+    with pytest.raises(AssertionError, match="free memory"):
+        nx_tricount.from_edges(np.array([0]), np.array([1]), n=10**7)
+
+
 @pytest.mark.parametrize("n, error", [(3.5, TypeError), (3.0, TypeError), (True, TypeError),
                                       ("3", TypeError), (2, ValueError), (-1, ValueError)])
 def test_from_edges_n_must_be_an_integer_covering_the_ids(n, error):

@@ -114,10 +114,12 @@ def test_counts_and_square_sum():
 
 @pytest.mark.parametrize(
     "degree",
-    [[], [0], [1], [3, 2, 2, 1, 0], [2**31 + 5, 7, 0], [2**32 - 1] * 5, list(range(1000))],
+    [[], [0], [1], [3, 2, 2, 1, 0], [2**31 + 5, 7, 0], [2**32 - 1] * 5, list(range(1000)),
+     [2**32 - 1, 3] * (host_ops.PARALLEL_PAIRS // 2 + 1)],
 )
 def test_pair_sum_is_exact(degree):
-    """Transitivity's denominator: sum d (d - 1) as a Python int, past int64 when it must."""
+    """Transitivity's denominator: sum d (d - 1) as a Python int, past int64 when it
+    must, below and above the size from which it runs in parallel."""
     degree = np.array(degree, dtype=np.int64)
     pairs = host_ops.pair_sum(degree)
     assert type(pairs) is int and pairs == sum(d * (d - 1) for d in degree.tolist())

@@ -70,10 +70,21 @@ def square_sum(x):
     return float(np.dot(x.astype(np.float64), x))
 
 
+#: Degrees from which pair_sum runs in parallel: below, starting numba's threads
+#: costs more than the sum (0.2 ms on a 16-core host for a graph of 200 vertices).
+PARALLEL_PAIRS = 1 << 16
+
+
 def pair_sum(degree):
-    """``sum(d (d - 1))`` over an int64 array of degrees, exact, as a Python int
-    (one parallel pass; each term below 2**64)."""
-    high, low = _pair_sum_halves(degree)
+    """``sum(d (d - 1))`` over an int64 array of degrees, exact, as a Python int:
+    each term's high and low 32 bits summed apart (each term below 2**64), in
+    one parallel pass for large arrays."""
+    if degree.size >= PARALLEL_PAIRS:
+        high, low = _pair_sum_halves(degree)
+    else:
+        d = np.maximum(degree, 1).astype(np.uint64)
+        pairs = d * (d - np.uint64(1))
+        high, low = (pairs >> np.uint64(32)).sum(), (pairs & np.uint64(0xFFFFFFFF)).sum()
     return (int(high) << 32) + int(low)
 
 

@@ -24,7 +24,7 @@ from .config import (
 from .convert import from_networkx
 from .device import resolve_device
 from .graph import TriGraph
-from .preparation import mean_endpoint_degree
+from .preparation import mean_endpoint_degree, simple_graph
 from .runtime import cuda_errors, free_memory
 from .scale_out import Spread, decide
 
@@ -151,9 +151,10 @@ def make_plan(
     ----------
     G : TriGraph or NetworkX graph, optional
         The graph to count. On the GPU ``algorithm="auto"`` reads its size and,
-        for large graphs, the mean endpoint degree of its simple graph (made once
-        and cached on a TriGraph, where the preprocessing starts from it);
-        without ``G`` it plans for a small graph.
+        for large graphs, the mean endpoint degree of its edge rows, estimated
+        from a sample while the GPU deduplicates the rows into the simple graph
+        the count starts from (cached on a TriGraph); without ``G`` it plans for
+        a small graph.
     algorithm, orientation, ordering, device : str, optional
         Per-call overrides of ``nx.config.backends.tricount``.
     weighted : bool, optional
@@ -244,9 +245,13 @@ def make_plan(
                 "(docs/benchmarks.md, 'auto: directed graphs on the GPU')"
             )
         elif resolved_device == "gpu":
+            where = spread.preparation_device
+            # An unweighted count starts from the simple graph: its deduplication is
+            # queued while the estimate crosses, so the GPU has it to run meanwhile.
+            meanwhile = None if weighted else lambda: simple_graph(G, where)
             with cuda_errors("reading the graph's degrees on the GPU"):
                 chosen, reason = gpu_auto_algorithm(
-                    rows, lambda: mean_endpoint_degree(G, spread.preparation_device), weighted
+                    rows, lambda: mean_endpoint_degree(G, where, meanwhile), weighted
                 )
         else:
             chosen, reason = "hash", (

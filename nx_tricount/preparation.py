@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import preprocess
+from .preprocess.ops import ops_for
 from .device import array_module, module_of
 
 #: GPU bytes per edge row of a chunk prepared in host memory's stead: the rows,
@@ -73,32 +74,44 @@ class DirectedPairs(NamedTuple):
     max_weight: float
 
 
-def simple_graph(G, device, *, square_sum=False):
-    """The simple undirected graph of ``G``'s edge rows on ``device``.
-
-    ``square_sum``: the caller will read ``sum(degree**2)`` (on the GPU it is
-    then computed with the deduplication, in one transfer).
-    """
+def simple_graph(G, device):
+    """The simple undirected graph of ``G``'s edge rows on ``device``."""
 
     def build():
         src, dst = G.edges_on(device)
         unique = G.unique_edges and not G.directed
-        return preprocess.simple_graph(src, dst, G.n, unique=unique, square_sum=square_sum)
+        return preprocess.simple_graph(src, dst, G.n, unique=unique)
 
     return G.cached(("simple", device), build)
 
 
-def mean_endpoint_degree(G, device):
-    """``sum(d**2) / sum(d)`` over the degrees ``d`` of ``G``'s simple graph.
+#: Endpoints of the edge rows :func:`mean_endpoint_degree` draws.
+ENDPOINT_SAMPLES = 1024
+
+
+def mean_endpoint_degree(G, device, meanwhile=None):
+    """``sum(d**2) / sum(d)`` over the endpoint counts ``d`` of ``G``'s edge rows,
+    estimated from :data:`ENDPOINT_SAMPLES` endpoints drawn from the rows.
 
     The degree of an edge's endpoint, averaged over the edges: on a graph of hubs
     most edges touch one, and the wedges through the hubs (the work of an
-    intersection-based count) grow with it. 0.0 without edges.
+    intersection-based count) grow with it. A row's endpoint is a vertex drawn in
+    proportion to its count, so the mean count of the drawn endpoints estimates
+    it; the draw is a fixed hash of the row positions, so the estimate is the same
+    on every call and device. Counted on the rows as given (a repeated row and a
+    self-loop count at each end). 0.0 without edges.
+
+    ``meanwhile``: a function called after the estimate is queued and before it
+    is read: on the GPU the caller queues its next work there (the count's
+    deduplication), and the estimate, one launch, is read without waiting for it.
     """
-    simple = simple_graph(G, device, square_sum=True)
-    if simple.m == 0:
+    src, dst = G.edges_on(device)
+    if src.size == 0:
         return 0.0
-    return simple.square_sum() / (2 * simple.m)
+    total = ops_for(src).sampled_degree_sum(src, dst, ENDPOINT_SAMPLES)
+    if meanwhile is not None:
+        meanwhile()
+    return total() / ENDPOINT_SAMPLES
 
 
 def oriented_csr(G, orientation, ordering, device, weight=None):

@@ -18,6 +18,7 @@ VARIANTS = {
     "bitmap.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
     "hash.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
     "csr.cu": [[], ["-DVID=long long"]],
+    "sample.cu": [[], ["-DVID=long long"]],
     "transitive.cu": [[], ["-DVID=long long"]],
 }
 

@@ -102,14 +102,12 @@ def test_csr_of_sorted_keys_stops_at_the_arcs():
     assert indices.dtype == rows.dtype == np.int32
 
 
-def test_counts_and_square_sum():
+def test_counts():
     a, b = np.array([0, 0, 1, 3]), np.array([1, 2, 2, 0])
     assert host_ops.endpoint_counts(a, b, 5).tolist() == [3, 2, 2, 1, 0]
     assert host_ops.endpoint_counts(np.sort(a), b, 5, a_sorted=True).tolist() == [3, 2, 2, 1, 0]
     assert host_ops.vertex_counts(a, 5).tolist() == [2, 1, 0, 1, 0]
     assert host_ops.vertex_counts(a, 5, np.array([0.5, 1, 2, 4])).tolist() == [1.5, 2, 0, 4, 0]
-    square_sum = host_ops.square_sum(np.array([3, 2, 2, 1, 0]))
-    assert type(square_sum) is float and square_sum == 18.0
 
 
 @pytest.mark.parametrize(
@@ -147,10 +145,10 @@ def test_oriented_keys_relabel_then_orient(how, relabelled):
 
 def test_simple_graph():
     # 0 - 1 twice (once reversed), a self-loop at 2, 1 - 3.
-    simple = simple_graph(np.array([0, 1, 2, 1]), np.array([1, 0, 2, 3]), 4, square_sum=True)
+    simple = simple_graph(np.array([0, 1, 2, 1]), np.array([1, 0, 2, 3]), 4)
     assert (simple.lo.tolist(), simple.hi.tolist()) == ([0, 1], [1, 3])
     assert simple.degree.tolist() == [1, 2, 0, 1]
-    assert simple.m == 2 and simple.squares == 6.0 == simple.square_sum()
+    assert simple.m == 2
 
 
 # --- Edge values for NetworkX's clustering -----------------------------------------

@@ -105,16 +105,6 @@ def _kernels():
     }
 
 
-@functools.cache
-def _square_sum():
-    import cupy
-
-    # A ReductionKernel: CuPy does the block and grid sums of a plain reduction.
-    return cupy.ReductionKernel(
-        "T x", "float64 total", "(double)x * x", "a + b", "total = a", "0", "nx_tricount_square_sum"
-    )
-
-
 def edge_keys(src, dst, n):
     """Keys of the undirected edges ``min - max``, :data:`SENTINEL` for self-loops."""
     return _kernels()["edge_keys"](src, dst, n)
@@ -163,9 +153,60 @@ def vertex_counts(ids, n, weights=None):
     return sums
 
 
-def square_sum(x):
-    """``sum(x * x)`` as a Python float, in one reduction launch."""
-    return float(_square_sum()(x))
+#: Most blocks of sampled_degree_sum's launch (each builds the samples' table), and
+#: most samples (half the slots of kernels/sample.cu's table).
+SAMPLE_BLOCKS = 512
+MAX_SAMPLES = 1024
+
+
+@functools.cache
+def _side_stream(device_id):
+    """A stream of its own per GPU, for work that runs beside the current stream's."""
+    import cupy
+
+    with cupy.cuda.Device(device_id):
+        return cupy.cuda.Stream(non_blocking=True)
+
+
+def sampled_degree_sum(src, dst, samples):
+    """:func:`.host_ops.sampled_degree_sum` in one launch (``kernels/sample.cu``) on
+    a stream of its own, beside the current stream's later work, with its copy to
+    pinned host memory: the function it returns waits for that copy alone, so the
+    work queued on the current stream meanwhile is not waited for."""
+    import cupy
+    import cupyx
+
+    from .. import runtime
+
+    if not 0 < samples <= MAX_SAMPLES:
+        raise ValueError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
+    if src.dtype != dst.dtype or src.dtype not in (np.int32, np.int64):
+        src, dst = src.astype(np.int64), dst.astype(np.int64)
+    written = cupy.cuda.get_current_stream().record()  # src and dst are ready
+    side = _side_stream(cupy.cuda.Device().id)
+    side.wait_event(written)
+    kernel = runtime.function("sample.cu", "sampled_degree_sum", vid=src.dtype)
+    skip = host_ops.counted_chunk_skip(src.size)
+    host = cupyx.empty_pinned(1, dtype=np.uint64)
+    with side:
+        total = cupy.zeros(1, dtype=np.uint64)
+        args = (src, dst, np.int64(src.size), np.int32(samples), np.int64(skip), total)
+        runtime.launch(kernel, -(-src.size // skip), args, grid=SAMPLE_BLOCKS)
+        cupy.cuda.runtime.memcpyAsync(
+            host.ctypes.data, total.data.ptr, 8, cupy.cuda.runtime.memcpyDeviceToHost, side.ptr
+        )
+        copied = side.record()
+
+    # The kernel's arrays stay referenced until it is done: freed earlier, the
+    # current stream could reuse their memory while the side stream reads it.
+    in_use = [src, dst, total]
+
+    def read():
+        copied.synchronize()
+        in_use.clear()
+        return skip * int(host[0])
+
+    return read
 
 
 #: Blocks of pair_sum's launch: enough to fill an H100 several times over, and
@@ -239,15 +280,14 @@ def _arc_keys(name, edges, how, simple, rank):
     )
 
 
-def deduplicate(src, dst, n, *, square_sum=False):
+def deduplicate(src, dst, n):
     """:func:`.host_ops.deduplicate`, without its compaction: a
-    :class:`KeptKeysGraph`, with no synchronisation unless ``square_sum`` (read
-    with the number of edges in one transfer)."""
+    :class:`KeptKeysGraph`, with no synchronisation."""
     import cupy
 
     keys = cupy.sort(edge_keys(src, dst, n))
-    kept, degree, count, squares = _distinct_and_degrees(keys, n, square_sum=square_sum)
-    return KeptKeysGraph(n, keys, kept, degree, count, squares=squares)
+    kept, degree, count = _distinct_and_degrees(keys, n)
+    return KeptKeysGraph(n, keys, kept, degree, count)
 
 
 class KeptKeysGraph(SimpleGraph):
@@ -261,17 +301,16 @@ class KeptKeysGraph(SimpleGraph):
         :func:`edge_keys` of every row of the edge list, sorted.
     kept : bool array
         Which of ``keys`` are the distinct edges.
-    count : int or :class:`~nx_tricount.runtime.PendingCount`
+    count : :class:`~nx_tricount.runtime.PendingCount`
         The number of edges, which ``int()`` (and :attr:`m`) waits for.
     """
 
     # lo and hi are computed, so SimpleGraph.__init__ (which assigns them) is not called.
-    def __init__(self, n, keys, kept, degree, count, *, squares=None):  # pylint: disable=super-init-not-called
+    def __init__(self, n, keys, kept, degree, count):  # pylint: disable=super-init-not-called
         self.n = n
         self.keys, self.kept, self.count = keys, kept, count
         self.degree = degree
         self.values = None
-        self.squares = squares
         self._edges = None
 
     @property
@@ -294,20 +333,18 @@ class KeptKeysGraph(SimpleGraph):
         return self._edges
 
 
-def _distinct_and_degrees(keys, n, *, square_sum=False):
+def _distinct_and_degrees(keys, n):
     """Mark the distinct keys of sorted ``keys`` (without :data:`SENTINEL`), count
     the degrees of the pairs they pack and how many there are: one launch of
-    ``kernels/distinct.cu``, and no synchronisation unless ``square_sum`` asks for
-    ``sum(degree**2)`` (read with the number of distinct keys in one transfer).
+    ``kernels/distinct.cu``, and no synchronisation.
 
     Returns
     -------
     kept : bool array
         True at the last key of each run of equal keys, unless :data:`SENTINEL`.
     degree : int64 array
-    count : int or :class:`~nx_tricount.runtime.PendingCount`
-        The number of distinct keys (an int when ``square_sum``).
-    squares : float or None
+    count : :class:`~nx_tricount.runtime.PendingCount`
+        The number of distinct keys.
     """
     import cupy
 
@@ -320,10 +357,7 @@ def _distinct_and_degrees(keys, n, *, square_sum=False):
     if m:
         distinct = runtime.function("distinct.cu", "distinct_edges")
         runtime.launch(distinct, m, (keys, np.int64(m), np.int64(n), kept, degree, counter))
-    if not square_sum:
-        return kept, degree.view(np.int64), runtime.PendingCount(counter), None
-    count, squares = cupy.concatenate([counter.astype(np.float64), _square_sum()(degree)[None]]).get()
-    return kept, degree.view(np.int64), int(count), float(squares)
+    return kept, degree.view(np.int64), runtime.PendingCount(counter)
 
 
 def _compact_keys(keys, kept, count):

@@ -19,7 +19,7 @@ __all__ = [
     "unpack_keys",
     "endpoint_counts",
     "vertex_counts",
-    "square_sum",
+    "sampled_degree_sum",
     "pair_sum",
     "csr_of_sorted_keys",
     "oriented_keys",
@@ -65,9 +65,42 @@ def vertex_counts(ids, n, weights=None):
     return np.bincount(ids, weights=weights, minlength=n)
 
 
-def square_sum(x):
-    """``sum(x * x)`` as a Python float."""
-    return float(np.dot(x.astype(np.float64), x))
+def _sample_rows(samples, rows):
+    """Row of each sampled endpoint (endpoint ``i`` is side ``i & 1`` of its row):
+    a multiplicative hash of ``i // 2``, as ``kernels/sample.cu`` draws them."""
+    i = np.arange(samples, dtype=np.uint64) >> np.uint64(1)
+    return (i * np.uint64(0x9E3779B97F4A7C15)) % np.uint64(rows)
+
+
+#: Rows of a counted chunk of sampled_degree_sum, and most rows counted: a larger
+#: edge list counts every k-th chunk and multiplies the counts by k.
+SAMPLE_CHUNK = 32
+COUNTED_ROWS = 1 << 21
+
+
+def sampled_degree_sum(src, dst, samples):
+    """The sum, over ``samples`` endpoints drawn from the rows ``src[i] - dst[i]``
+    (non-empty), of each one's count among the rows' endpoints: divided by
+    ``samples``, an estimate of ``sum(d**2) / sum(d)``. Above
+    :data:`COUNTED_ROWS` rows the counts are taken in every k-th chunk of
+    :data:`SAMPLE_CHUNK` rows and multiplied by k. Returns a function that
+    returns the sum as an int (the GPU's form reads it later)."""
+    rows = _sample_rows(samples, src.size)
+    drawn = np.where(np.arange(samples) & 1, dst[rows], src[rows]).astype(np.int64)
+    ids, multiplicity = np.unique(drawn, return_counts=True)
+    skip = counted_chunk_skip(src.size)
+    counted = (np.arange(src.size) // SAMPLE_CHUNK) % skip == 0
+    counts = np.zeros(ids.size, dtype=np.int64)
+    for ends in (src[counted], dst[counted]):
+        at = np.minimum(np.searchsorted(ids, ends), ids.size - 1)
+        counts += np.bincount(at[ids[at] == ends], minlength=ids.size)
+    total = skip * int(np.dot(multiplicity, counts))
+    return lambda: total
+
+
+def counted_chunk_skip(rows):
+    """k of :func:`sampled_degree_sum`: every k-th chunk of rows is counted."""
+    return max(1, -(-rows // COUNTED_ROWS))
 
 
 #: Degrees from which pair_sum runs in parallel: below, starting numba's threads
@@ -152,10 +185,10 @@ def oriented_keys(how, simple, rank=None):
     return packed_keys(lo, hi, simple.n), int(lo.size)
 
 
-def deduplicate(src, dst, n, *, square_sum=False):
+def deduplicate(src, dst, n):
     """The :class:`~.simplify.SimpleGraph` of an unweighted edge list (duplicates
-    and self-loops dropped, ``lo`` sorted), with its ``squares`` when ``square_sum``."""
-    return simplified(src, dst, n, square_sum=square_sum)
+    and self-loops dropped, ``lo`` sorted)."""
+    return simplified(src, dst, n)
 
 
 def scatter_add(target, index, values):

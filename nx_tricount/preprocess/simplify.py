@@ -42,30 +42,21 @@ class SimpleGraph:
         Degree of every vertex (int64).
     values : array or None
         One value per edge, aligned with ``lo, hi``.
-    squares : float or None
-        ``sum(degree**2)``, once known (:meth:`square_sum`).
     """
 
-    def __init__(self, n, lo, hi, degree, values=None, *, squares=None):
+    def __init__(self, n, lo, hi, degree, values=None):
         self.n = n
         self.lo, self.hi = lo, hi
         self.degree = degree
         self.values = values
-        self.squares = squares
 
     @property
     def m(self):
         """Number of edges."""
         return int(self.lo.size)
 
-    def square_sum(self):
-        """``sum(degree**2)`` as a float, computed once."""
-        if self.squares is None:
-            self.squares = ops_for(self.degree).square_sum(self.degree)
-        return self.squares
 
-
-def simple_graph(src, dst, n, *, values=None, unique=False, square_sum=False):
+def simple_graph(src, dst, n, *, values=None, unique=False):
     """The simple undirected graph of an edge list: duplicates and self-loops
     dropped, degrees counted.
 
@@ -78,33 +69,25 @@ def simple_graph(src, dst, n, *, values=None, unique=False, square_sum=False):
         One value per edge (last occurrence of a repeated edge wins).
     unique : bool
         Each undirected edge appears at most once (skips the dedup sort).
-    square_sum : bool
-        Also compute :meth:`SimpleGraph.square_sum` (on the GPU, for unweighted
-        edge lists that need deduplicating, read with the number of edges in
-        one transfer).
 
     Returns
     -------
     SimpleGraph
         Unweighted and deduplicated, the one :func:`~.host_ops.deduplicate` of
-        the array's module returns (on the GPU it has not synchronised, unless
-        ``square_sum``).
+        the array's module returns (on the GPU it has not synchronised).
     """
     if values is None and not unique:
-        return ops_for(src).deduplicate(src, dst, n, square_sum=square_sum)
-    return simplified(src, dst, n, values=values, unique=unique, square_sum=square_sum)
+        return ops_for(src).deduplicate(src, dst, n)
+    return simplified(src, dst, n, values=values, unique=unique)
 
 
-def simplified(src, dst, n, *, values=None, unique=False, square_sum=False):
+def simplified(src, dst, n, *, values=None, unique=False):
     """:func:`simple_graph` by :func:`simplify_undirected`, in any array module."""
     lo, hi, values = simplify_undirected(
         src, dst, n, values, index_dtype=index_dtype(n), unique=unique
     )
     degree = ops_for(lo).endpoint_counts(lo, hi, n, a_sorted=not unique)
-    simple = SimpleGraph(n, lo, hi, degree, values)
-    if square_sum:
-        simple.square_sum()
-    return simple
+    return SimpleGraph(n, lo, hi, degree, values)
 
 
 def unique_keys(keys, values):

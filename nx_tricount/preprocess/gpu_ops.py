@@ -170,11 +170,11 @@ def _side_stream(device_id):
 
 def sampled_degree_sum(src, dst, samples):
     """:func:`.host_ops.sampled_degree_sum` in one launch (``kernels/sample.cu``) on
-    a stream of its own, beside the current stream's later work, with its copy to
-    pinned host memory: the function it returns waits for that copy alone, so the
-    work queued on the current stream meanwhile is not waited for."""
+    a stream of its own, beside the current stream's later work, read as a
+    :class:`~nx_tricount.runtime.PendingCount`: the function it returns waits for
+    that stream alone, so the work queued on the current stream meanwhile is not
+    waited for."""
     import cupy
-    import cupyx
 
     from .. import runtime
 
@@ -187,24 +187,20 @@ def sampled_degree_sum(src, dst, samples):
     side.wait_event(written)
     kernel = runtime.function("sample.cu", "sampled_degree_sum", vid=src.dtype)
     skip = host_ops.counted_chunk_skip(src.size)
-    host = cupyx.empty_pinned(1, dtype=np.uint64)
     with side:
         total = cupy.zeros(1, dtype=np.uint64)
         args = (src, dst, np.int64(src.size), np.int32(samples), np.int64(skip), total)
         runtime.launch(kernel, -(-src.size // skip), args, grid=SAMPLE_BLOCKS)
-        cupy.cuda.runtime.memcpyAsync(
-            host.ctypes.data, total.data.ptr, 8, cupy.cuda.runtime.memcpyDeviceToHost, side.ptr
-        )
-        copied = side.record()
+        pending = runtime.PendingCount(total)  # copied on the side stream
 
-    # The kernel's arrays stay referenced until it is done: freed earlier, the
-    # current stream could reuse their memory while the side stream reads it.
-    in_use = [src, dst, total]
+    # The rows stay referenced until the kernel is done: freed earlier, the current
+    # stream could reuse their memory while the side stream reads it.
+    in_use = [src, dst]
 
     def read():
-        copied.synchronize()
+        value = int(pending)
         in_use.clear()
-        return skip * int(host[0])
+        return skip * value
 
     return read
 

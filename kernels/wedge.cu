@@ -339,6 +339,75 @@ extern "C" __global__ void wedge_bitmap(const VID* indices, const VID* rows, lon
     atomicOr(bitmap + row_start(row, words) + (col >> 5) - (row >> 5), 1u << (col & 31));
 }
 
+// The hub block (total counts): a vertex v of the bitmap whose wedges outnumber the
+// words of its arcs' rows is counted by intersecting rows instead. Its out-neighbours
+// lie above it, in the bitmap too, so the triangles v -> w -> u are the bits of
+// row v AND row w (row w holds columns above w alone): one 32-bit AND and popcount
+// per word, on rows the densest vertices share (the bit-wise paper's dense block,
+// bitwise-2d-partition.md §3.2). hub_pairs[v + 1] is C(d+(v), 2), or 0 for a hub
+// vertex, whose wedges the wedge count then skips.
+extern "C" __global__ void wedge_hub_pairs(const long long* indptr, const VID* indices,
+                                           long long n, long long first_row, long long words,
+                                           long long hub_words, long long* hub_pairs) {
+    long long v = global_thread();
+    if (v == 0) hub_pairs[0] = 0;
+    if (v >= n) return;
+    long long start = indptr[v], d = indptr[v + 1] - start;
+    long long wedges = d * (d - 1) / 2;
+    if (v >= first_row && wedges > 0) {
+        long long row_words = 0;  // the words of the rows of v's out-neighbours
+        for (long long a = start; a < start + d; ++a) {
+            row_words += words - ((long long)indices[a] - first_row) / 32;
+        }
+        if (row_words / hub_words < wedges) wedges = 0;  // row_words < hub_words * wedges
+    }
+    hub_pairs[v + 1] = wedges;
+}
+
+// One block per bitmap row: a hub vertex's row goes to shared memory, then it is
+// ANDed with each out-neighbour w's row, over the words above w. Arcs ascend by
+// target, so those lengths descend along the row: arcs of at least 32 words take a
+// warp each (coalesced words), the others a lane each (a lane's words share sectors),
+// so that no lane idles on short rows.
+extern "C" __global__ void __launch_bounds__(256)
+    wedge_hub_total(const long long* indptr, const VID* indices, const long long* prefix,
+                    const long long* hub_prefix, const unsigned* __restrict__ bitmap,
+                    VID first_row, unsigned words, u64* out) {
+    extern __shared__ unsigned row_v[];
+    VID v = first_row + (VID)blockIdx.x;
+    bool hub = prefix[v + 1] > prefix[v] && hub_prefix[v + 1] == hub_prefix[v];
+    if (!hub) return;
+    unsigned r = (unsigned)blockIdx.x, first_word = r >> 5;
+    const unsigned* row = bitmap + row_start(r, words);
+    for (unsigned q = threadIdx.x; q < words - first_word; q += blockDim.x) row_v[q] = row[q];
+    __syncthreads();
+    long long start = indptr[v], end = indptr[v + 1];
+    // The first arc whose row holds fewer than 32 words: target column >= 32 (words - 31).
+    long long long_end = start;
+    if (words >= 32) {
+        long long limit = (long long)first_row + 32 * ((long long)words - 31);
+        long_end = limit > (long long)indices[end - 1] ? end
+                                                       : lower_bound(indices, start, end, (VID)limit);
+    }
+    unsigned found = 0;
+    unsigned warps = blockDim.x >> 5, lane = lane_id();
+    for (long long a = start + (threadIdx.x >> 5); a < long_end; a += warps) {
+        unsigned c = (unsigned)(indices[a] - first_row), w_word = c >> 5;
+        const unsigned* row_w = bitmap + row_start(c, words) - w_word;
+        for (unsigned q = w_word + lane; q < words; q += 32) {
+            found += __popc(row_v[q - first_word] & __ldg(row_w + q));
+        }
+    }
+    for (long long a = long_end + threadIdx.x; a < end; a += blockDim.x) {
+        unsigned c = (unsigned)(indices[a] - first_row), w_word = c >> 5;
+        const unsigned* row_w = bitmap + row_start(c, words) - w_word;
+        for (unsigned q = w_word; q < words; ++q) {
+            found += __popc(row_v[q - first_word] & __ldg(row_w + q));
+        }
+    }
+    block_add(out, found);
+}
+
 // Per node: every triangle (v; w, u) was counted once on each of its arcs v -> w
 // and v -> u (arc_hits, 32-bit: an arc is in fewer than n triangles). Adding each
 // arc's count to its source gives twice the triangles at their base v, adding it

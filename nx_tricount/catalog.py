@@ -87,6 +87,12 @@ ALGORITHMS = {
                 KernelParameter(
                     "bitmap_rows", 0, "most bitmap rows on the GPU (WeTriC §5.4; 0 turns it off)"
                 ),
+                KernelParameter(
+                    "hub_words",
+                    0,
+                    "bitmap words a wedge is worth: a total count ANDs the rows of the bitmap's "
+                    "vertices below it instead of searching their wedges (0 turns it off)",
+                ),
             ),
         ),
         Algorithm("edge", "WeTriC's edge-parallel binary-search baseline (§6.2)", "id", "degree"),

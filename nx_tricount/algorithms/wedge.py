@@ -20,7 +20,9 @@ from .counts import PER_NODE
 from .wedge_layout import (
     BITMAP_MIN_DEGREE,
     build_bitmap,
+    count_hub,
     cross_sides,
+    gpu_hub_prefix,
     gpu_layout,
     rectangle_bytes,
     triangle_words,
@@ -36,6 +38,7 @@ __all__ = [
     "THREADS",
     "BITMAP_ROWS",
     "BITMAP_MIN_DEGREE",
+    "HUB_WORDS",
 ]
 
 #: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`. Odd, so that the
@@ -50,6 +53,16 @@ SPREAD = 19
 #: and only for vertices of degree at least :data:`BITMAP_MIN_DEGREE` (measured:
 #: docs/benchmarks.md, 'wedge: bitmap rows').
 BITMAP_ROWS = 65536
+
+#: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total count
+#: takes a vertex of the bitmap whose out-neighbours' rows hold fewer than
+#: ``HUB_WORDS`` words per wedge off the wedges, and ANDs its row with theirs (the
+#: hub block; measured: docs/benchmarks.md, 'wedge: the hub block').
+HUB_WORDS = 4
+
+#: Smallest share of the wedges the hub block must take off for a total count to run
+#: it (measured: docs/benchmarks.md, 'wedge: the hub block').
+HUB_MIN_SHARE = 0.1
 
 #: Rounds of :data:`SPREAD` wedges each resident thread should get; graphs with
 #: fewer wedges get a smaller spread (measured: docs/benchmarks.md, 'wedge: spread,
@@ -246,7 +259,7 @@ def count_cpu(prepared, mode):
     return accumulate_per_thread(_accumulate, arrays, p, mode)
 
 
-def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
+def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, threads=None):
     """Count on the GPU (``kernels/wedge.cu``): one thread per ``spread`` wedges.
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
@@ -265,6 +278,10 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
         orientation "id", where the densest vertices have the highest ids; on a
         task graph of a 2D partition, a rectangle of up to ``bitmap_rows // 2``
         middles by as many sinks.
+    hub_words : int, optional
+        A total count takes the bitmap's vertices whose out-neighbours' rows hold
+        fewer than ``hub_words`` words per wedge off the wedges and counts them by
+        ANDing bitmap rows (default :data:`HUB_WORDS`; 0 disables it).
     threads : int, optional
         Threads per block, a multiple of 32 up to 256 (default :data:`THREADS`).
     """
@@ -289,11 +306,16 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     largest_bitmap = BITMAP_ROWS if bitmap_rows is None else int(bitmap_rows)
     if not 0 <= largest_bitmap <= 2**17:  # the kernel indexes the bitmap in 32 bits
         raise ValueError(f"bitmap_rows must be between 0 and {2**17}, got {largest_bitmap}")
+    hub_words = HUB_WORDS if hub_words is None else int(hub_words)
+    if not 0 <= hub_words <= 2**62:
+        raise ValueError(f"hub_words must be between 0 and {2**62}, got {hub_words}")
     # Per node, each arc counts its triangles as a base arc (kernels/wedge.cu,
     # wedge_arc_credit) in 32 bits.
     arc_credit = mode == "per_node" and p.values is None
     arc_bytes = 4 * p.m if arc_credit else 0
     prefix_bytes = 0 if "wedge_prefix" in p.derived else 40 * (p.n + 1)
+    hub = mode == "total" and hub_words > 0 and p.values is None and p.task_blocks is None
+    prefix_bytes += 16 * (p.n + 1) if hub else 0  # the hub's pairs and prefix sums
     if p.task_blocks is None:
         largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n))
     else:
@@ -308,6 +330,14 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
     with runtime.cuda_errors("preparing the wedge count"):
         prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
+        if hub and layout.rows:
+            hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, kernel_types)
+            # Taking few wedges off, the hub block costs more than it saves: its launch
+            # spans every bitmap row (Barabási–Albert: 0.1% of the wedges, +4%).
+            hub = hub_wedges <= (1 - HUB_MIN_SHARE) * wedges
+            wedges = hub_wedges if hub else wedges
+        else:
+            hub = False
     # A task graph's cross wedges only (kernels/wedge.cu): the others cannot close.
     name = "wedge_cross" if p.task_blocks is not None else "wedge"
     count = runtime.function("wedge.cu", runtime.entry(name, mode, weighted), **kernel_types)
@@ -323,6 +353,9 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, threads=None):
         arc_hits = cupy.zeros(p.m, dtype=np.uint32) if arc_credit else bitmap
         if layout.rows:
             build_bitmap(p, layout, bitmap, kernel_types)
+        if hub:
+            count_hub(p, layout, prefix, hub_prefix, bitmap, out, kernel_types)
+            prefix = hub_prefix
         if wedges:
             runtime.launch(
                 count,

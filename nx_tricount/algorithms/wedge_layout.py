@@ -16,12 +16,18 @@ __all__ = [
     "rectangle_bytes",
     "triangle_words",
     "build_bitmap",
+    "gpu_hub_prefix",
+    "count_hub",
 ]
 
 #: Smallest undirected degree of a bitmap row: below it a binary search of N+(w)
 #: takes a few steps and the bitmap would only cost memory (docs/benchmarks.md,
 #: 'wedge: bitmap rows').
 BITMAP_MIN_DEGREE = 32
+
+#: Threads of a hub row's block (kernels/wedge.cu, ``wedge_hub_total``): a warp per
+#: out-neighbour's row.
+HUB_THREADS = 128
 
 
 @dataclass(frozen=True)
@@ -158,3 +164,39 @@ def build_bitmap(p, layout, bitmap, kernel_types):
         args = (p.indices, p.rows, np.int64(layout.first_arc), np.int64(p.m),
                 np.int64(layout.first_row), np.int64(layout.words), bitmap)
     runtime.launch(build, arcs, args)
+
+
+def gpu_hub_prefix(prepared, layout, hub_words, kernel_types):
+    """``(hub_prefix, wedges)`` of a total count with a hub block (kernels/wedge.cu,
+    ``wedge_hub_pairs``): the wedge prefix sums without the vertices of the bitmap
+    whose arcs' rows hold fewer than ``hub_words`` words per wedge, and the wedges
+    left. Derived once per Prepared, bitmap and ``hub_words``."""
+    import cupy
+
+    from .. import runtime
+
+    p = prepared
+    key = ("wedge_hub", layout, hub_words)
+    if key not in p.derived:
+        pairs = cupy.empty(p.n + 1, dtype=np.int64)
+        kernel = runtime.function("wedge.cu", "wedge_hub_pairs", **kernel_types)
+        args = (p.indptr, p.indices, np.int64(p.n), np.int64(layout.first_row),
+                np.int64(layout.words), np.int64(hub_words), pairs)
+        runtime.launch(kernel, max(p.n, 1), args)
+        hub_prefix = cupy.cumsum(pairs)
+        p.derived[key] = hub_prefix, int(hub_prefix[-1].get())
+    return p.derived[key]
+
+
+def count_hub(prepared, layout, prefix, hub_prefix, bitmap, out, kernel_types):
+    """Add the triangles of the hub vertices (those ``hub_prefix`` leaves out) to the
+    total ``out``: a block per bitmap row ANDs the vertex's row with its
+    out-neighbours' rows (kernels/wedge.cu, ``wedge_hub_total``)."""
+    from .. import runtime
+
+    p = prepared
+    kernel = runtime.function("wedge.cu", "wedge_hub_total", **kernel_types)
+    args = (p.indptr, p.indices, prefix, hub_prefix, bitmap,
+            p.indices.dtype.type(layout.first_row), np.uint32(layout.words), out)
+    runtime.launch(kernel, layout.rows * HUB_THREADS, args, threads=HUB_THREADS,
+                   shared_mem=4 * layout.words)

@@ -157,9 +157,14 @@ def function(source, name, *, vid=np.int32, weight=np.float64, eid=None, defines
     if eid is not None:
         types.append(("EID", _C_TYPES[np.dtype(eid)]))
     types += [(key, str(int(value))) for key, value in sorted((defines or {}).items())]
-    device_id = cupy.cuda.Device().id
+    return _function(source, name, cupy.cuda.Device().id, tuple(types))
+
+
+@functools.cache
+def _function(source, name, device_id, types):
+    """:func:`function`, looked up once (CuPy's lookup takes 8 µs of host time)."""
     with cuda_errors(f"kernels/{source}"):
-        return _module(source, device_id, tuple(types)).get_function(name)
+        return _module(source, device_id, types).get_function(name)
 
 
 def entry(algorithm, mode, weighted):

@@ -52,9 +52,9 @@ __device__ __forceinline__ long long find(const VID* __restrict__ a, Pos lo, Pos
     return a[pos] == x ? (long long)pos : -1;
 }
 
-// Add every thread's value into *total: warp shuffles, then one atomic per block.
-// All threads of the block must call it.
-__device__ void block_add(u64* total, u64 value) {
+// The sum of every thread's value, in thread 0 (the others get partial sums): warp
+// shuffles, then the warps' sums. All threads of the block must call it.
+__device__ u64 block_sum(u64 value) {
     __shared__ u64 warp_sums[32];
     for (int offset = 16; offset > 0; offset >>= 1) {
         value += __shfl_down_sync(FULL_MASK, value, offset);
@@ -62,14 +62,22 @@ __device__ void block_add(u64* total, u64 value) {
     unsigned warp = threadIdx.x >> 5;
     if (lane_id() == 0) warp_sums[warp] = value;
     __syncthreads();
+    value = 0;
     if (warp == 0) {
         unsigned warps = (blockDim.x + 31) >> 5;
         value = lane_id() < warps ? warp_sums[lane_id()] : 0;
         for (int offset = 16; offset > 0; offset >>= 1) {
             value += __shfl_down_sync(FULL_MASK, value, offset);
         }
-        if (lane_id() == 0 && value != 0) atomicAdd(total, value);
     }
+    return value;
+}
+
+// Add every thread's value into *total, with one atomic per block. All threads of
+// the block must call it.
+__device__ void block_add(u64* total, u64 value) {
+    value = block_sum(value);
+    if (threadIdx.x == 0 && value != 0) atomicAdd(total, value);
 }
 
 // out[idx] += count for every lane of the warp, with one atomic per run of

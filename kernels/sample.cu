@@ -7,7 +7,8 @@
 // nx_tricount/preprocess/host_ops.py (sampled_degree_sum), which gives the same sum.
 // One launch, without a synchronisation: each block puts the samples in a hash table
 // in shared memory, counts their occurrences in its share of the counted rows, and
-// adds the sum of each sample's count (times its multiplicity) with one atomic.
+// writes the sum of each sample's count (times its multiplicity) to partials[block],
+// pinned host memory that the host adds up (no zeroed sum, no copy to queue).
 #include "common.cu"
 
 #define SAMPLE_SLOTS 2048  // a power of two, at least twice the samples
@@ -22,11 +23,11 @@ __device__ __forceinline__ int sample_slot(long long id) {
     return (int)(((u64)id * 0x9E3779B97F4A7C15ull) >> 53) & (SAMPLE_SLOTS - 1);
 }
 
-// ids: non-negative vertex ids. total: zeroed; gets the sum over the samples of their
-// counts in the counted chunks.
+// ids: non-negative vertex ids. partials: one sum per block, whose total is the sum
+// over the samples of their counts in the counted chunks.
 extern "C" __global__ void __launch_bounds__(256)
 sampled_degree_sum(const VID* __restrict__ src, const VID* __restrict__ dst, long long rows,
-                   int samples, long long skip, u64* total) {
+                   int samples, long long skip, u64* partials) {
     __shared__ long long ids[SAMPLE_SLOTS];
     __shared__ unsigned counts[SAMPLE_SLOTS];
     __shared__ unsigned multiplicity[SAMPLE_SLOTS];
@@ -55,7 +56,8 @@ sampled_degree_sum(const VID* __restrict__ src, const VID* __restrict__ dst, lon
         if (r >= rows) continue;
         long long ends[2] = {(long long)src[r], (long long)dst[r]};
         for (int side = 0; side < 2; ++side) {
-            for (int s = sample_slot(ends[side]); ids[s] != EMPTY_SLOT; s = (s + 1) & (SAMPLE_SLOTS - 1)) {
+            int s = sample_slot(ends[side]);
+            for (; ids[s] != EMPTY_SLOT; s = (s + 1) & (SAMPLE_SLOTS - 1)) {
                 if (ids[s] == ends[side]) {
                     atomicAdd(&counts[s], 1u);
                     break;
@@ -68,5 +70,6 @@ sampled_degree_sum(const VID* __restrict__ src, const VID* __restrict__ dst, lon
     for (int s = threadIdx.x; s < SAMPLE_SLOTS; s += blockDim.x) {
         sum += (u64)multiplicity[s] * counts[s];
     }
-    block_add(total, sum);
+    sum = block_sum(sum);
+    if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }

@@ -170,10 +170,11 @@ def _side_stream(device_id):
 
 def sampled_degree_sum(src, dst, samples):
     """:func:`.host_ops.sampled_degree_sum` in one launch (``kernels/sample.cu``) on
-    a stream of its own, beside the current stream's later work, read as a
-    :class:`~nx_tricount.runtime.PendingCount`: the function it returns waits for
-    that stream alone, so the work queued on the current stream meanwhile is not
-    waited for."""
+    a stream of its own, beside the current stream's later work. Each block writes
+    its sum to pinned host memory, which the kernel reaches directly (unified
+    addressing): the function it returns waits for that launch alone and adds the
+    blocks' sums, so the work queued on the current stream meanwhile is not waited
+    for, and no zeroed sum or copy costs host time."""
     import cupy
 
     from .. import runtime
@@ -182,25 +183,27 @@ def sampled_degree_sum(src, dst, samples):
         raise ValueError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
     if src.dtype != dst.dtype or src.dtype not in (np.int32, np.int64):
         src, dst = src.astype(np.int64), dst.astype(np.int64)
-    written = cupy.cuda.get_current_stream().record()  # src and dst are ready
     side = _side_stream(cupy.cuda.Device().id)
-    side.wait_event(written)
+    side.wait_event(cupy.cuda.get_current_stream().record())  # src and dst are ready
     kernel = runtime.function("sample.cu", "sampled_degree_sum", vid=src.dtype)
     skip = host_ops.counted_chunk_skip(src.size)
+    blocks = min(SAMPLE_BLOCKS, max(1, -(-src.size // (skip * runtime.THREADS))))
+    partials = cupy.cuda.alloc_pinned_memory(8 * blocks)
     with side:
-        total = cupy.zeros(1, dtype=np.uint64)
-        args = (src, dst, np.int64(src.size), np.int32(samples), np.int64(skip), total)
-        runtime.launch(kernel, -(-src.size // skip), args, grid=SAMPLE_BLOCKS)
-        pending = runtime.PendingCount(total)  # copied on the side stream
+        # The pinned buffer's address is the kernel's pointer: passed as its 64 bits.
+        args = (src, dst, np.int64(src.size), np.int32(samples), np.int64(skip),
+                np.uint64(partials.ptr))
+        runtime.launch(kernel, blocks * runtime.THREADS, args)
+        done = side.record()
 
     # The rows stay referenced until the kernel is done: freed earlier, the current
     # stream could reuse their memory while the side stream reads it.
     in_use = [src, dst]
 
     def read():
-        value = int(pending)
+        done.synchronize()
         in_use.clear()
-        return skip * value
+        return skip * int(np.frombuffer(partials, dtype=np.uint64, count=blocks).sum())
 
     return read
 

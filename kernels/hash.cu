@@ -5,9 +5,10 @@
 // triangle u -> v -> w, u -> w. Vertices with out-degree above `block_degree` are
 // tasks of a whole block, with a larger table and more shared memory; the others are
 // tasks of one warp (§4.3). Blocks take one large vertex at a time and warps `chunk`
-// small ones from atomic counters (chunked dynamic scheduling, §4.3). One persistent grid does both: each
-// block takes large vertices while there are any, then its warps take small ones,
-// so the few largest tasks start first and no multiprocessor idles at the end.
+// small ones from atomic counters (chunked dynamic scheduling, §4.3). One persistent
+// grid does both: each block takes large vertices while there are any, then its
+// warps take small ones, so the few largest tasks start first and no
+// multiprocessor idles at the end.
 //
 // The table (§3.1-3.2): `buckets` buckets (a power of two) of `levels` entries,
 // HASH(w) = w mod buckets. Level l of every bucket is stored together (interleaved,
@@ -363,7 +364,9 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
             }
             total += found;
             credit_base<MODE>(out, u, found, base_sum, base_error);
-            if (MODE == MODE_WEIGHTED) flush_terms(terms, indices, start, end - start, lane, 32, out);
+            if (MODE == MODE_WEIGHTED) {
+                flush_terms(terms, indices, start, end - start, lane, 32, out);
+            }
         }
     }
     return total;

@@ -386,8 +386,8 @@ extern "C" __global__ void __launch_bounds__(256)
     long long long_end = start;
     if (words >= 32) {
         long long limit = (long long)first_row + 32 * ((long long)words - 31);
-        long_end = limit > (long long)indices[end - 1] ? end
-                                                       : lower_bound(indices, start, end, (VID)limit);
+        bool all_long = limit > (long long)indices[end - 1];
+        long_end = all_long ? end : lower_bound(indices, start, end, (VID)limit);
     }
     unsigned found = 0;
     unsigned warps = blockDim.x >> 5, lane = lane_id();

@@ -346,15 +346,18 @@ extern "C" __global__ void wedge_bitmap(const VID* indices, const VID* rows, lon
 // per word, on rows the densest vertices share (the bit-wise paper's dense block,
 // bitwise-2d-partition.md §3.2). hub_pairs[v + 1] is C(d+(v), 2), or 0 for a hub
 // vertex, whose wedges the wedge count then skips.
+// Per node a hub vertex keeps a counter per arc in shared memory: out-degrees above
+// max_degree keep their wedges.
 extern "C" __global__ void wedge_hub_pairs(const long long* indptr, const VID* indices,
                                            long long n, long long first_row, long long words,
-                                           long long hub_words, long long* hub_pairs) {
+                                           long long hub_words, long long max_degree,
+                                           long long* hub_pairs) {
     long long v = global_thread();
     if (v == 0) hub_pairs[0] = 0;
     if (v >= n) return;
     long long start = indptr[v], d = indptr[v + 1] - start;
     long long wedges = d * (d - 1) / 2;
-    if (v >= first_row && wedges > 0) {
+    if (v >= first_row && wedges > 0 && d <= max_degree) {
         long long row_words = 0;  // the words of the rows of v's out-neighbours
         for (long long a = start; a < start + d; ++a) {
             row_words += words - ((long long)indices[a] - first_row) / 32;
@@ -364,49 +367,129 @@ extern "C" __global__ void wedge_hub_pairs(const long long* indptr, const VID* i
     hub_pairs[v + 1] = wedges;
 }
 
+// The first arc of v (CSR positions start .. end, sorted targets) whose target's row
+// holds fewer than 32 words: a target column of 32 (words - 31) or more.
+__device__ __forceinline__ long long first_short_arc(const VID* indices, long long start,
+                                                     long long end, VID first_row,
+                                                     unsigned words) {
+    if (words < 32) return start;
+    long long limit = (long long)first_row + 32 * ((long long)words - 31);
+    if (limit > (long long)indices[end - 1]) return end;
+    return lower_bound(indices, start, end, (VID)limit);
+}
+
+// Row v AND row w over the words of w's row, from word q on in steps of `step`: the
+// number of triangles v -> w -> u. Per node (counts non-null) each one also adds 1 to
+// counts[position of u in N+(v)]: row v holds exactly N+(v), in CSR order, so that
+// position is the rank of u's bit, the set bits of the words before it (rank) and of
+// its own word below it.
+template <bool PER_NODE>
+__device__ __forceinline__ unsigned and_rows(const unsigned* row_v, const unsigned* rank,
+                                             unsigned first_word, const unsigned* row_w,
+                                             unsigned q, unsigned words, unsigned step,
+                                             unsigned* counts) {
+    unsigned found = 0;
+    for (; q < words; q += step) {
+        unsigned own = row_v[q - first_word], both = own & __ldg(row_w + q);
+        found += __popc(both);
+        if (PER_NODE) {
+            for (; both; both &= both - 1) {
+                unsigned below = own & ((1u << (__ffs(both) - 1)) - 1);
+                atomicAdd(counts + rank[q - first_word] + __popc(below), 1u);
+            }
+        }
+    }
+    return found;
+}
+
 // One block per bitmap row: a hub vertex's row goes to shared memory, then it is
 // ANDed with each out-neighbour w's row, over the words above w. Arcs ascend by
 // target, so those lengths descend along the row: arcs of at least 32 words take a
 // warp each (coalesced words), the others a lane each (a lane's words share sectors),
 // so that no lane idles on short rows.
-extern "C" __global__ void __launch_bounds__(256)
-    wedge_hub_total(const long long* indptr, const VID* indices, const long long* prefix,
-                    const long long* hub_prefix, const unsigned* __restrict__ bitmap,
-                    VID first_row, unsigned words, u64* out) {
-    extern __shared__ unsigned row_v[];
+// Per node the vertex's arcs get the counts the wedge count would give them (it skips
+// the vertex): arc v -> w the triangles v -> w -> u, arc v -> u one for each w that
+// closes it. They gather in shared memory, one per arc, and are stored once: no other
+// kernel writes v's arcs. Shared memory: the row, and per node its ranks (an exclusive
+// scan of its words' popcounts) and d+(v) counts.
+template <bool PER_NODE>
+__device__ __forceinline__ void hub_count(const long long* indptr, const VID* indices,
+                                          const long long* prefix, const long long* hub_prefix,
+                                          const unsigned* __restrict__ bitmap, VID first_row,
+                                          unsigned words, void* out) {
+    extern __shared__ unsigned hub_shared[];
     VID v = first_row + (VID)blockIdx.x;
     bool hub = prefix[v + 1] > prefix[v] && hub_prefix[v + 1] == hub_prefix[v];
     if (!hub) return;
-    unsigned r = (unsigned)blockIdx.x, first_word = r >> 5;
-    const unsigned* row = bitmap + row_start(r, words);
-    for (unsigned q = threadIdx.x; q < words - first_word; q += blockDim.x) row_v[q] = row[q];
-    __syncthreads();
+    unsigned r = (unsigned)blockIdx.x, first_word = r >> 5, own = words - first_word;
+    unsigned *row_v = hub_shared, *rank = row_v + own, *counts = rank + own;
     long long start = indptr[v], end = indptr[v + 1];
-    // The first arc whose row holds fewer than 32 words: target column >= 32 (words - 31).
-    long long long_end = start;
-    if (words >= 32) {
-        long long limit = (long long)first_row + 32 * ((long long)words - 31);
-        bool all_long = limit > (long long)indices[end - 1];
-        long_end = all_long ? end : lower_bound(indices, start, end, (VID)limit);
+    const unsigned* row = bitmap + row_start(r, words);
+    for (unsigned q = threadIdx.x; q < own; q += blockDim.x) row_v[q] = row[q];
+    if (PER_NODE) {
+        for (long long i = threadIdx.x; i < end - start; i += blockDim.x) counts[i] = 0;
     }
-    unsigned found = 0;
-    unsigned warps = blockDim.x >> 5, lane = lane_id();
+    __syncthreads();
+    unsigned lane = lane_id(), warps = blockDim.x >> 5;
+    if (PER_NODE) {
+        if (threadIdx.x < 32) {  // warp 0 ranks the words, 32 at a time
+            unsigned carry = 0;
+            for (unsigned first = 0; first < own; first += 32) {
+                unsigned q = first + lane;
+                unsigned bits = q < own ? __popc(row_v[q]) : 0, below = bits;
+                for (unsigned offset = 1; offset < 32; offset <<= 1) {
+                    unsigned other = __shfl_up_sync(FULL_MASK, below, offset);
+                    if (lane >= offset) below += other;
+                }
+                if (q < own) rank[q] = carry + below - bits;
+                carry += __shfl_sync(FULL_MASK, below, 31);
+            }
+        }
+        __syncthreads();
+    }
+    long long long_end = first_short_arc(indices, start, end, first_row, words);
+    unsigned total = 0;
     for (long long a = start + (threadIdx.x >> 5); a < long_end; a += warps) {
         unsigned c = (unsigned)(indices[a] - first_row), w_word = c >> 5;
         const unsigned* row_w = bitmap + row_start(c, words) - w_word;
-        for (unsigned q = w_word + lane; q < words; q += 32) {
-            found += __popc(row_v[q - first_word] & __ldg(row_w + q));
+        unsigned found =
+            and_rows<PER_NODE>(row_v, rank, first_word, row_w, w_word + lane, words, 32, counts);
+        if (PER_NODE) {  // the loop over arcs is uniform across the warp
+            found = __reduce_add_sync(FULL_MASK, found);
+            if (lane == 0 && found) atomicAdd(counts + (a - start), found);
         }
+        total += found;
     }
     for (long long a = long_end + threadIdx.x; a < end; a += blockDim.x) {
         unsigned c = (unsigned)(indices[a] - first_row), w_word = c >> 5;
         const unsigned* row_w = bitmap + row_start(c, words) - w_word;
-        for (unsigned q = w_word; q < words; ++q) {
-            found += __popc(row_v[q - first_word] & __ldg(row_w + q));
-        }
+        unsigned found =
+            and_rows<PER_NODE>(row_v, rank, first_word, row_w, w_word, words, 1, counts);
+        if (PER_NODE && found) atomicAdd(counts + (a - start), found);
+        total += found;
     }
-    block_add(out, found);
+    if (PER_NODE) {
+        __syncthreads();
+        unsigned* arc_hits = (unsigned*)out;
+        for (long long i = threadIdx.x; i < end - start; i += blockDim.x) {
+            arc_hits[start + i] = counts[i];
+        }
+    } else {
+        block_add((u64*)out, total);
+    }
 }
+
+#define HUB_ENTRY(name, PER_NODE)                                                           \
+    extern "C" __global__ void __launch_bounds__(256)                                        \
+        name(const long long* indptr, const VID* indices, const long long* prefix,          \
+             const long long* hub_prefix, const unsigned* bitmap, VID first_row,             \
+             unsigned words, void* out) {                                                     \
+        hub_count<PER_NODE>(indptr, indices, prefix, hub_prefix, bitmap, first_row, words,   \
+                            out);                                                            \
+    }
+
+HUB_ENTRY(wedge_hub_total, false)
+HUB_ENTRY(wedge_hub_per_node, true)
 
 // Per node: every triangle (v; w, u) was counted once on each of its arcs v -> w
 // and v -> u (arc_hits, 32-bit: an arc is in fewer than n triangles). Adding each

@@ -90,8 +90,9 @@ ALGORITHMS = {
                 KernelParameter(
                     "hub_words",
                     0,
-                    "bitmap words a wedge is worth: a total count ANDs the rows of the bitmap's "
-                    "vertices below it instead of searching their wedges (0 turns it off)",
+                    "bitmap words a wedge is worth: totals and per-node counts AND the rows of "
+                    "the bitmap's vertices below it instead of searching their wedges "
+                    "(0 turns it off)",
                 ),
             ),
         ),

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triangles
 from graphs import cancelling_terms
-from nx_tricount.algorithms import count, wedge
+from nx_tricount.algorithms import count, wedge, wedge_layout
 from nx_tricount.config import CHOICES
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import prepare_arcs, prepare_undirected
@@ -237,43 +237,62 @@ def test_hash_parameters_are_checked():
     cp.cuda.get_current_stream().synchronize()
 
 
-def _wedges_left_by_hubs(prepared):
-    """The wedges each hub block of ``prepared`` left to the wedge count."""
+def _wedges_left_by_hubs(prepared, per_node=False):
+    """The wedges each hub block of ``prepared`` (per node or total) left to the wedge
+    count."""
     derived = prepared.derived
-    return [derived[key][1] for key in derived if isinstance(key, tuple) and key[0] == "wedge_hub"]
+    return [
+        derived[key][1]
+        for key in derived
+        if isinstance(key, tuple) and key[0] == "wedge_hub" and key[3] == per_node
+    ]
 
 
 @pytest.mark.parametrize("bitmap_rows", [None, 100])
 @pytest.mark.parametrize("hub_words", [0, 1, 4, 2**40])
 @pytest.mark.parametrize("name", ["rmat14", "barabasi_albert", "hub"])
-def test_wedge_hub_block_total(name, hub_words, bitmap_rows, monkeypatch):
-    """The hub block (a total count ANDs bitmap rows for the vertices it takes off
-    the wedges) gives the exact total for every split: none (0), the default (4),
-    every vertex of the bitmap that has a wedge (2**40), with bitmap rows that end
-    inside a word (100). It runs whenever it takes a wedge off."""
+def test_wedge_hub_block(name, hub_words, bitmap_rows, monkeypatch):
+    """The hub block (totals and per-node counts AND bitmap rows for the vertices it
+    takes off the wedges) gives the exact total and per-node counts for every split:
+    none (0), the default (4), every vertex of the bitmap that has a wedge (2**40),
+    with bitmap rows that end inside a word (100). It runs whenever it takes a wedge
+    off."""
     monkeypatch.setattr(wedge, "HUB_MIN_SHARE", 0.0)
     cp = _cupy()
     src, dst, n = _graph(name)
-    expected = _cpu_reference(name, "id", "degree", 0)["total"]
+    expected = _cpu_reference(name, "id", "degree", 0)
     gpu = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation="id", ordering="degree")
     parameters = {"hub_words": hub_words}
     if bitmap_rows is not None:
         parameters["bitmap_rows"] = bitmap_rows
-    assert count(gpu, "wedge", "total", "gpu", parameters).total == expected
+    assert count(gpu, "wedge", "total", "gpu", parameters).total == expected["total"]
+    per_node = count(gpu, "wedge", "per_node", "gpu", parameters).per_node
+    np.testing.assert_array_equal(_host(per_node), expected["per_node"])
     if hub_words == 2**40 and name != "hub":  # "hub" has one vertex of degree >= 32
-        assert _wedges_left_by_hubs(gpu)[0] < gpu.derived["wedge_count"]
+        for by_node in (False, True):
+            assert _wedges_left_by_hubs(gpu, by_node)[0] < gpu.derived["wedge_count"]
 
 
-def test_wedge_hub_block_on_a_clique():
-    """K_200 with every vertex in the bitmap and every one a hub vertex: the total
-    comes from the hub block alone."""
+def test_wedge_hub_block_on_a_clique(monkeypatch):
+    """K_200 with every vertex in the bitmap and every one a hub vertex: the counts
+    come from the hub block alone. Per node, vertices of out-degree above
+    HUB_NODE_DEGREE keep their wedges."""
     cp = _cupy()
     k = 200
     lo, hi = np.triu_indices(k, 1)
     gpu = prepare_undirected(cp.asarray(lo), cp.asarray(hi), k, orientation="id", ordering="degree")
-    total = count(gpu, "wedge", "total", "gpu", {"hub_words": 2**40}).total
+    parameters = {"hub_words": 2**40}
+    total = count(gpu, "wedge", "total", "gpu", parameters).total
     assert total == k * (k - 1) * (k - 2) // 6
     assert _wedges_left_by_hubs(gpu) == [0]
+    per_node = count(gpu, "wedge", "per_node", "gpu", parameters).per_node
+    np.testing.assert_array_equal(_host(per_node), np.full(k, (k - 1) * (k - 2) // 2))
+    assert _wedges_left_by_hubs(gpu, True) == [0]
+    monkeypatch.setattr(wedge_layout, "HUB_NODE_DEGREE", 150)  # vertices 0..48 keep theirs
+    fresh = prepare_undirected(cp.asarray(lo), cp.asarray(hi), k, orientation="id", ordering="degree")
+    per_node = count(fresh, "wedge", "per_node", "gpu", parameters).per_node
+    np.testing.assert_array_equal(_host(per_node), np.full(k, (k - 1) * (k - 2) // 2))
+    assert _wedges_left_by_hubs(fresh, True)[0] == sum(d * (d - 1) // 2 for d in range(151, k))
     with pytest.raises(ValueError, match="hub_words must be between 0 and"):
         count(gpu, "wedge", "total", "gpu", {"hub_words": -1})
 

@@ -39,6 +39,7 @@ __all__ = [
     "BITMAP_ROWS",
     "BITMAP_MIN_DEGREE",
     "HUB_WORDS",
+    "HUB_NODE_WORDS",
 ]
 
 #: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`. Odd, so that the
@@ -54,14 +55,18 @@ SPREAD = 19
 #: docs/benchmarks.md, 'wedge: bitmap rows').
 BITMAP_ROWS = 65536
 
-#: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total count
-#: takes a vertex of the bitmap whose out-neighbours' rows hold fewer than
+#: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total (or
+#: unweighted per-node) count takes a vertex of the bitmap whose out-neighbours' rows hold fewer than
 #: ``HUB_WORDS`` words per wedge off the wedges, and ANDs its row with theirs (the
 #: hub block; measured: docs/benchmarks.md, 'wedge: the hub block').
 HUB_WORDS = 4
 
-#: Smallest share of the wedges the hub block must take off for a total count to run
-#: it (measured: docs/benchmarks.md, 'wedge: the hub block').
+#: :data:`HUB_WORDS` of a per-node count, where each triangle of the hub block also
+#: costs a counter's increment: fewer vertices pay (measured: docs/benchmarks.md,
+#: 'wedge: the hub block').
+HUB_NODE_WORDS = 2
+
+#: Smallest share of the wedges the hub block must take off for a count to run it (measured: docs/benchmarks.md, 'wedge: the hub block').
 HUB_MIN_SHARE = 0.1
 
 #: Rounds of :data:`SPREAD` wedges each resident thread should get; graphs with
@@ -279,9 +284,10 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         task graph of a 2D partition, a rectangle of up to ``bitmap_rows // 2``
         middles by as many sinks.
     hub_words : int, optional
-        A total count takes the bitmap's vertices whose out-neighbours' rows hold
-        fewer than ``hub_words`` words per wedge off the wedges and counts them by
-        ANDing bitmap rows (default :data:`HUB_WORDS`; 0 disables it).
+        A total or unweighted per-node count takes the bitmap's vertices whose
+        out-neighbours' rows hold fewer than ``hub_words`` words per wedge off the
+        wedges and counts them by ANDing bitmap rows (default :data:`HUB_WORDS`, per
+        node :data:`HUB_NODE_WORDS`; 0 disables it).
     threads : int, optional
         Threads per block, a multiple of 32 up to 256 (default :data:`THREADS`).
     """
@@ -306,15 +312,18 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     largest_bitmap = BITMAP_ROWS if bitmap_rows is None else int(bitmap_rows)
     if not 0 <= largest_bitmap <= 2**17:  # the kernel indexes the bitmap in 32 bits
         raise ValueError(f"bitmap_rows must be between 0 and {2**17}, got {largest_bitmap}")
-    hub_words = HUB_WORDS if hub_words is None else int(hub_words)
-    if not 0 <= hub_words <= 2**62:
-        raise ValueError(f"hub_words must be between 0 and {2**62}, got {hub_words}")
     # Per node, each arc counts its triangles as a base arc (kernels/wedge.cu,
     # wedge_arc_credit) in 32 bits.
     arc_credit = mode == "per_node" and p.values is None
+    if hub_words is None:
+        hub_words = HUB_NODE_WORDS if arc_credit else HUB_WORDS
+    hub_words = int(hub_words)
+    if not 0 <= hub_words <= 2**62:
+        raise ValueError(f"hub_words must be between 0 and {2**62}, got {hub_words}")
     arc_bytes = 4 * p.m if arc_credit else 0
     prefix_bytes = 0 if "wedge_prefix" in p.derived else 40 * (p.n + 1)
-    hub = mode == "total" and hub_words > 0 and p.values is None and p.task_blocks is None
+    hub = (mode == "total" or arc_credit) and hub_words > 0 and p.values is None
+    hub = hub and p.task_blocks is None
     prefix_bytes += 16 * (p.n + 1) if hub else 0  # the hub's pairs and prefix sums
     if p.task_blocks is None:
         largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n))
@@ -331,7 +340,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     with runtime.cuda_errors("preparing the wedge count"):
         prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
         if hub and layout.rows:
-            hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, kernel_types)
+            hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, arc_credit, kernel_types)
             # Taking few wedges off, the hub block costs more than it saves: its launch
             # spans every bitmap row (Barabási–Albert: 0.1% of the wedges, +4%).
             hub = hub_wedges <= (1 - HUB_MIN_SHARE) * wedges
@@ -354,7 +363,8 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         if layout.rows:
             build_bitmap(p, layout, bitmap, kernel_types)
         if hub:
-            count_hub(p, layout, prefix, hub_prefix, bitmap, out, kernel_types)
+            hub_out = arc_hits if arc_credit else out
+            count_hub(p, layout, prefix, hub_prefix, bitmap, hub_out, arc_credit, kernel_types)
             prefix = hub_prefix
         if wedges:
             runtime.launch(

@@ -25,9 +25,13 @@ __all__ = [
 #: 'wedge: bitmap rows').
 BITMAP_MIN_DEGREE = 32
 
-#: Threads of a hub row's block (kernels/wedge.cu, ``wedge_hub_total``): a warp per
-#: out-neighbour's row.
+#: Threads of a hub row's block (kernels/wedge.cu, ``hub_count``): a warp per
+#: out-neighbour's long row.
 HUB_THREADS = 128
+
+#: Largest out-degree of a hub vertex per node: its block keeps a counter per arc in
+#: shared memory (8 KiB), beside its row and the row's ranks (16 KiB at 65536 rows).
+HUB_NODE_DEGREE = 2048
 
 
 @dataclass(frozen=True)
@@ -166,37 +170,43 @@ def build_bitmap(p, layout, bitmap, kernel_types):
     runtime.launch(build, arcs, args)
 
 
-def gpu_hub_prefix(prepared, layout, hub_words, kernel_types):
-    """``(hub_prefix, wedges)`` of a total count with a hub block (kernels/wedge.cu,
+def gpu_hub_prefix(prepared, layout, hub_words, per_node, kernel_types):
+    """``(hub_prefix, wedges)`` of a count with a hub block (kernels/wedge.cu,
     ``wedge_hub_pairs``): the wedge prefix sums without the vertices of the bitmap
-    whose arcs' rows hold fewer than ``hub_words`` words per wedge, and the wedges
-    left. Derived once per Prepared, bitmap and ``hub_words``."""
+    whose arcs' rows hold fewer than ``hub_words`` words per wedge (per node, whose
+    out-degree is at most :data:`HUB_NODE_DEGREE`), and the wedges left. Derived once
+    per Prepared, bitmap, ``hub_words`` and mode."""
     import cupy
 
     from .. import runtime
 
     p = prepared
-    key = ("wedge_hub", layout, hub_words)
+    key = ("wedge_hub", layout, hub_words, per_node)
     if key not in p.derived:
         pairs = cupy.empty(p.n + 1, dtype=np.int64)
         kernel = runtime.function("wedge.cu", "wedge_hub_pairs", **kernel_types)
+        max_degree = HUB_NODE_DEGREE if per_node else p.n
         args = (p.indptr, p.indices, np.int64(p.n), np.int64(layout.first_row),
-                np.int64(layout.words), np.int64(hub_words), pairs)
+                np.int64(layout.words), np.int64(hub_words), np.int64(max_degree), pairs)
         runtime.launch(kernel, max(p.n, 1), args)
         hub_prefix = cupy.cumsum(pairs)
         p.derived[key] = hub_prefix, int(hub_prefix[-1].get())
     return p.derived[key]
 
 
-def count_hub(prepared, layout, prefix, hub_prefix, bitmap, out, kernel_types):
-    """Add the triangles of the hub vertices (those ``hub_prefix`` leaves out) to the
-    total ``out``: a block per bitmap row ANDs the vertex's row with its
-    out-neighbours' rows (kernels/wedge.cu, ``wedge_hub_total``)."""
+def count_hub(prepared, layout, prefix, hub_prefix, bitmap, out, per_node, kernel_types):
+    """Count the hub vertices (those ``hub_prefix`` leaves out): a block per bitmap
+    row ANDs the vertex's row with its out-neighbours' rows (kernels/wedge.cu,
+    ``hub_count``), adding to the total ``out``, or per node writing the counts of
+    the vertex's arcs to ``out`` (the per-arc counts of ``wedge_arc_credit``)."""
     from .. import runtime
 
     p = prepared
-    kernel = runtime.function("wedge.cu", "wedge_hub_total", **kernel_types)
+    name = "wedge_hub_per_node" if per_node else "wedge_hub_total"
+    kernel = runtime.function("wedge.cu", name, **kernel_types)
     args = (p.indptr, p.indices, prefix, hub_prefix, bitmap,
             p.indices.dtype.type(layout.first_row), np.uint32(layout.words), out)
+    # The row; per node also its ranks and a counter per arc.
+    shared = 4 * (2 * layout.words + HUB_NODE_DEGREE) if per_node else 4 * layout.words
     runtime.launch(kernel, layout.rows * HUB_THREADS, args, threads=HUB_THREADS,
-                   shared_mem=4 * layout.words)
+                   shared_mem=shared)

@@ -109,9 +109,14 @@ def mean_endpoint_degree(G, device, meanwhile=None):
     if src.size == 0:
         return 0.0
     total = ops_for(src).sampled_degree_sum(src, dst, ENDPOINT_SAMPLES)
-    if meanwhile is not None:
-        meanwhile()
-    return total() / ENDPOINT_SAMPLES
+    try:
+        if meanwhile is not None:
+            meanwhile()
+    finally:
+        # Read even when meanwhile fails: on the GPU the launch writes to pinned memory
+        # that the reader keeps alive until it has run.
+        value = total()
+    return value / ENDPOINT_SAMPLES
 
 
 def oriented_csr(G, orientation, ordering, device, weight=None):

@@ -62,6 +62,26 @@ def test_mean_endpoint_degree_by_hand():
     assert mean_endpoint_degree(from_edges(src[:0], dst[:0], n=3), "cpu") == 0.0
 
 
+def test_mean_endpoint_degree_reads_its_estimate_when_meanwhile_fails(monkeypatch):
+    """Regression: the estimate was left unread when the work queued meanwhile
+    raised; on the GPU its launch writes to pinned memory the reader keeps alive."""
+    from nx_tricount.preprocess import host_ops
+
+    reads = []
+
+    def sampled(src, dst, samples):
+        return lambda: reads.append(samples) or 2 * samples
+
+    def failing():
+        raise MemoryError("the deduplication did not fit")
+
+    monkeypatch.setattr(host_ops, "sampled_degree_sum", sampled)
+    cycle = from_edges(np.arange(7), (np.arange(7) + 1) % 7)
+    with pytest.raises(MemoryError, match="did not fit"):
+        mean_endpoint_degree(cycle, "cpu", failing)
+    assert len(reads) == 1
+
+
 def test_mean_endpoint_degree_separates_hubs_from_grids():
     # The values the threshold sits between (docs/algorithms.md, "Choosing by itself").
     rmat = from_edges(*rmat_edges(18, seed=18), n=1 << 18)

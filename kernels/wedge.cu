@@ -339,12 +339,12 @@ extern "C" __global__ void wedge_bitmap(const VID* indices, const VID* rows, lon
     atomicOr(bitmap + row_start(row, words) + (col >> 5) - (row >> 5), 1u << (col & 31));
 }
 
-// The hub block (total counts): a vertex v of the bitmap whose wedges outnumber the
-// words of its arcs' rows is counted by intersecting rows instead. Its out-neighbours
-// lie above it, in the bitmap too, so the triangles v -> w -> u are the bits of
-// row v AND row w (row w holds columns above w alone): one 32-bit AND and popcount
-// per word, on rows the densest vertices share (the bit-wise paper's dense block,
-// bitwise-2d-partition.md §3.2). hub_pairs[v + 1] is C(d+(v), 2), or 0 for a hub
+// The hub block (totals, unweighted per node): a vertex v of the bitmap whose wedges
+// outnumber the words of its arcs' rows is counted by intersecting rows instead. Its
+// out-neighbours lie above it, in the bitmap too, so the triangles v -> w -> u are
+// the bits of row v AND row w (row w holds columns above w alone): one 32-bit AND
+// and popcount per word, on rows the densest vertices share (the bit-wise paper's
+// dense block, bitwise-2d-partition.md §3.2). hub_pairs[v + 1] is C(d+(v), 2), or 0 for a hub
 // vertex, whose wedges the wedge count then skips.
 // Per node a hub vertex keeps a counter per arc in shared memory: out-degrees above
 // max_degree keep their wedges.

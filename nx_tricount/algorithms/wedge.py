@@ -56,9 +56,10 @@ SPREAD = 19
 BITMAP_ROWS = 65536
 
 #: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total (or
-#: unweighted per-node) count takes a vertex of the bitmap whose out-neighbours' rows hold fewer than
-#: ``HUB_WORDS`` words per wedge off the wedges, and ANDs its row with theirs (the
-#: hub block; measured: docs/benchmarks.md, 'wedge: the hub block').
+#: unweighted per-node) count takes a vertex of the bitmap whose out-neighbours'
+#: rows hold fewer than ``HUB_WORDS`` words per wedge off the wedges, and ANDs its
+#: row with theirs (the hub block; measured: docs/benchmarks.md, 'wedge: the hub
+#: block').
 HUB_WORDS = 4
 
 #: :data:`HUB_WORDS` of a per-node count, where each triangle of the hub block also
@@ -66,7 +67,8 @@ HUB_WORDS = 4
 #: 'wedge: the hub block').
 HUB_NODE_WORDS = 2
 
-#: Smallest share of the wedges the hub block must take off for a count to run it (measured: docs/benchmarks.md, 'wedge: the hub block').
+#: Smallest share of the wedges the hub block must take off for a count to run it
+#: (measured: docs/benchmarks.md, 'wedge: the hub block').
 HUB_MIN_SHARE = 0.1
 
 #: Rounds of :data:`SPREAD` wedges each resident thread should get; graphs with

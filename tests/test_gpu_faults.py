@@ -3,7 +3,6 @@ usable afterwards (out of memory in any step, a failed launch, repeated calls,
 Ctrl-C). The Ctrl-C test also runs on the CPU, in CI."""
 
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -133,6 +132,9 @@ def test_repeated_calls_grow_neither_gpu_nor_host_memory():
 
 _INTERRUPTED = """
 import signal, sys, threading
+# Python's Ctrl-C handler, which it leaves out where SIGINT came ignored: a shell
+# without job control starts background jobs so (the test hung when CI ran that way).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np
 import nx_tricount
 from nx_tricount.generators import rmat_edges
@@ -148,23 +150,14 @@ try:  # "ready" is printed inside: the signal may land as soon as it is read
     while True:  # a long count: counts of fresh graphs until interrupted
         nx_tricount.transitivity(nx_tricount.from_edges(src, dst), device=device)
 except KeyboardInterrupt:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the test's next Ctrl-C must not land here
-    print("interrupted", flush=True)
+    pass
 assert nx_tricount.transitivity(nx_tricount.from_edges(src, dst), device=device) == expected
 print("usable", flush=True)
 """
 
 
-#: Ctrl-Cs the test sends, five seconds apart, until the count stops.
-INTERRUPTS = 6
-
-
 @pytest.mark.parametrize("device", ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
 def test_ctrl_c_during_a_count_leaves_the_process_usable(device):
-    """A Ctrl-C stops a count and the next count is exact. Like a user, the test
-    presses it again while the counts go on: once in a CI run (2026-11-25) they went
-    on for the 120 s after a single Ctrl-C, with nothing on stderr, which 240 runs
-    with random timing did not reproduce."""
     process = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(_INTERRUPTED), device],
         stdout=subprocess.PIPE,
@@ -172,11 +165,7 @@ def test_ctrl_c_during_a_count_leaves_the_process_usable(device):
         text=True,
     )
     assert process.stdout.readline().strip() == "ready"
-    for _ in range(INTERRUPTS):
-        process.send_signal(signal.SIGINT)
-        if select.select([process.stdout], [], [], 5)[0]:
-            break
-    assert process.stdout.readline().strip() == "interrupted"
+    process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
     assert out.strip() == "usable"

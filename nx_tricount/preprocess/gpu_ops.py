@@ -208,8 +208,7 @@ def sampled_degree_sum(src, dst, samples):
     return read
 
 
-#: Blocks of pair_sum's launch: enough to fill an H100 several times over, and
-#: as many atomics on the two sums.
+#: Blocks of pair_sum's launch: an H100 filled several times, and as many atomics.
 PAIR_SUM_BLOCKS = 1024
 
 
@@ -377,16 +376,25 @@ def scatter_add(target, index, values):
     cupy.add.at(target, index, values)
 
 
+#: Most blocks of id_range's launch, each writing its least and greatest id.
+RANGE_BLOCKS = 1024
+
+
 def id_range(src, dst):
     """The smallest and the largest id of two non-empty id arrays, as Python ints:
-    the four reductions cross to the host in one copy when the arrays share their
-    type (a stack of mixed types could round through float64, so those are read
-    one by one)."""
+    int32 or int64 ids of one type in one launch (``kernels/id_range.cu``) that
+    writes to pinned host memory, others by CuPy's reductions, read one by one."""
     import cupy
 
-    reductions = [src.min(), dst.min(), src.max(), dst.max()]
-    if src.dtype == dst.dtype:
-        low_src, low_dst, high_src, high_dst = cupy.stack(reductions).get().tolist()
-    else:
-        low_src, low_dst, high_src, high_dst = (int(r) for r in reductions)
-    return min(low_src, low_dst), max(high_src, high_dst)
+    from .. import runtime
+
+    if src.dtype != dst.dtype or src.dtype not in (np.int32, np.int64):
+        return min(int(src.min()), int(dst.min())), max(int(src.max()), int(dst.max()))
+    blocks = min(RANGE_BLOCKS, -(-src.size // runtime.THREADS))
+    extremes = cupy.cuda.alloc_pinned_memory(16 * blocks)
+    kernel = runtime.function("id_range.cu", "id_range", vid=src.dtype)
+    args = (src, dst, np.int64(src.size), np.uint64(extremes.ptr))  # the pinned address
+    runtime.launch(kernel, src.size, args, grid=RANGE_BLOCKS)
+    cupy.cuda.get_current_stream().synchronize()
+    values = np.frombuffer(extremes, dtype=np.int64, count=2 * blocks)
+    return int(values[0::2].min()), int(values[1::2].max())

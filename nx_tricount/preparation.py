@@ -123,7 +123,9 @@ def oriented_csr(G, orientation, ordering, device, weight=None):
     """The oriented CSR of ``G``'s simple undirected graph.
 
     With ``weight``, its arcs carry ``cbrt(w / max_w)`` (:func:`normalised_weights`),
-    the last row's value where an edge repeats.
+    the last row's value where an edge repeats. A small graph on the GPU, degree
+    oriented on its own ids, is prepared without sorts
+    (:func:`~nx_tricount.preprocess.hashed_csr.prepare_hashed`), to the same arrays.
 
     Returns
     -------
@@ -131,6 +133,10 @@ def oriented_csr(G, orientation, ordering, device, weight=None):
     """
 
     def build():
+        rows = int(G.src.size)
+        small = preprocess.hashed_applies(rows, G.n, orientation, ordering)
+        if device == "gpu" and weight is None and small:
+            return preprocess.prepare_hashed(*G.edges_on(device), G.n)
         if weight is None:
             simple = simple_graph(G, device)
         else:

@@ -10,7 +10,7 @@ import numpy as np
 from . import preparation, runtime
 from .device import module_of
 from .execute import run
-from .preprocess import STREAMED
+from .preprocess import PAIR_SUM, STREAMED
 from .preprocess.ops import ops_for
 
 __all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
@@ -122,6 +122,8 @@ def transitivity_sums(G, plan):
         else:
             prepared = _oriented(G, plan)
             closed = 6 * run(plan, prepared, "total").total
+            if PAIR_SUM in prepared.derived:  # read with a small graph's CSR
+                return closed, prepared.derived[PAIR_SUM]
             degree = prepared.degree.astype(np.int64, copy=False)
         return closed, ops_for(degree).pair_sum(degree)
 

@@ -14,10 +14,12 @@ import pytest
 from nx_tricount.config import CHOICES
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import (
+    PAIR_SUM,
     SimpleGraph,
     directed_pairs,
     max_edge_value,
     orientation_cost,
+    prepare_hashed,
     prepare_undirected,
     simple_graph,
 )
@@ -139,6 +141,7 @@ EXTREME_IDS = {
     np.uint64: [2**64 - 1, 2**63 + 1],
     np.int8: [-3, 7],
     np.int32: [9, -(2**31)],
+    np.int64: [2**63 - 1, -(2**63)],
     np.uint16: [0, 2**16 - 1],
 }
 
@@ -146,7 +149,7 @@ EXTREME_IDS = {
 @pytest.mark.parametrize(
     "src_dtype,dst_dtype",
     [(np.uint64, np.uint64), (np.int8, np.int8), (np.uint64, np.int32), (np.int8, np.uint64),
-     (np.uint64, np.uint16)],
+     (np.uint64, np.uint16), (np.int32, np.int32), (np.int64, np.int64)],
 )
 def test_gpu_id_range_is_exact_across_dtypes(src_dtype, dst_dtype):
     """Ids near 2**64 and negative ones keep their values, whether the four
@@ -158,6 +161,19 @@ def test_gpu_id_range_is_exact_across_dtypes(src_dtype, dst_dtype):
     every = [int(x) for x in [*src, *dst]]
     assert gpu_ops.id_range(cp.asarray(src), cp.asarray(dst)) == (min(every), max(every))
     assert host_ops.id_range(src, dst) == (min(every), max(every))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_gpu_id_range_over_many_blocks(dtype):
+    # int32 and int64 ids go through one launch of at most RANGE_BLOCKS blocks, each
+    # striding over the rows: the extremes sit in the last rows and in dst alone.
+    import cupy as cp
+
+    rows = gpu_ops.RANGE_BLOCKS * 256 * 3 + 17
+    src = np.arange(rows, dtype=dtype) % 1000 + 5
+    dst = src.copy()
+    dst[-1], src[-2] = 2, 7_000_000
+    assert gpu_ops.id_range(cp.asarray(src), cp.asarray(dst)) == (2, 7_000_000)
 
 
 @pytest.mark.parametrize("name", list(GRAPHS))
@@ -203,6 +219,81 @@ def test_cupy_preprocessing_equals_numpy(name, orientation, ordering, weighted):
         _assert_same(gpu.perm, cpu.perm)
     for attribute in ("orientation", "ordering", "ascending"):
         assert getattr(gpu, attribute) == getattr(cpu, attribute)
+
+
+def _messy(src, dst, n, seed):
+    """The rows again reversed, some repeated, self-loops among them, and ten
+    isolated vertices after the last id, shuffled."""
+    rng = np.random.default_rng(seed)
+    loops = rng.integers(0, n, size=max(1, src.size // 20))
+    repeat = rng.integers(0, src.size, size=src.size // 3)
+    a = np.concatenate([src, dst[repeat], loops])
+    b = np.concatenate([dst, src[repeat], loops])
+    order = rng.permutation(a.size)
+    return a[order], b[order], n + 10
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint16])
+@pytest.mark.parametrize("messy", [False, True])
+@pytest.mark.parametrize("name", [name for name in GRAPHS if GRAPHS[name][0].size])
+def test_hashed_csr_equals_the_sorting_pipeline(name, messy, dtype):
+    # The small graphs' CSR without sorts: a hash table of the edges, an atomic
+    # cursor per row and each row ordered by rank give the sorted CSR exactly.
+    cp = _cupy()
+    src, dst, n = GRAPHS[name]
+    if messy:
+        src, dst, n = _messy(src, dst, n, seed=len(name))
+    src, dst = src.astype(dtype), dst.astype(dtype)
+    cpu = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
+    gpu = prepare_hashed(cp.asarray(src), cp.asarray(dst), n)
+    for attribute in ("indptr", "indices", "rows", "degree"):
+        _assert_same(getattr(gpu, attribute), getattr(cpu, attribute))
+    assert gpu.values is None and gpu.perm is None
+    for attribute in ("n", "orientation", "ordering", "ascending"):
+        assert getattr(gpu, attribute) == getattr(cpu, attribute)
+    assert gpu.derived[PAIR_SUM] == int((cpu.degree * (cpu.degree - 1)).sum())
+
+
+def test_hashed_csr_on_a_clique_and_a_single_row():
+    # A clique: every row's arcs tie on degree and are ordered by id alone; one
+    # row: the smallest table.
+    cp = _cupy()
+    u, v = np.triu_indices(300, 1)
+    for src, dst, n in ((u, v, 300), (np.array([4]), np.array([1]), 5), (np.array([2]), np.array([2]), 3)):
+        cpu = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
+        gpu = prepare_hashed(cp.asarray(src), cp.asarray(dst), n)
+        for attribute in ("indptr", "indices", "rows", "degree"):
+            _assert_same(getattr(gpu, attribute), getattr(cpu, attribute))
+
+
+def test_hashed_csr_refuses_what_it_does_not_take():
+    cp = _cupy()
+    with pytest.raises(ValueError, match="edge rows"):
+        prepare_hashed(cp.zeros(0, dtype=np.int64), cp.zeros(0, dtype=np.int64), 3)
+    with pytest.raises(ValueError, match="vertices"):
+        prepare_hashed(cp.zeros(2, dtype=np.int64), cp.ones(2, dtype=np.int64), (1 << 20) + 1)
+
+
+def test_small_graphs_are_prepared_without_sorts(monkeypatch):
+    # oriented_csr takes the hashed CSR for a small graph on the GPU, degree oriented
+    # on its own ids, unweighted, and the sorting pipeline for anything else.
+    import nx_tricount
+    from nx_tricount import preparation, preprocess
+
+    cp = _cupy()
+    taken = []
+    hashed = preprocess.prepare_hashed
+    monkeypatch.setattr(preprocess, "prepare_hashed", lambda *a: taken.append(a) or hashed(*a))
+    src, dst, n = GRAPHS["barabasi_albert"]
+    G = nx_tricount.from_edges(cp.asarray(src), cp.asarray(dst), n=n)
+    gpu = preparation.oriented_csr(G, "degree", "none", "gpu")
+    assert len(taken) == 1
+    cpu = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
+    _assert_same(gpu.indices, cpu.indices)
+    preparation.oriented_csr(G, "degree", "degree", "gpu")
+    preparation.oriented_csr(G, "id", "none", "gpu")
+    preparation.oriented_csr(G, "degree", "none", "cpu")
+    assert len(taken) == 1
 
 
 @pytest.mark.parametrize("unique", [False, True])

@@ -19,6 +19,8 @@ VARIANTS = {
     "hash.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
     "csr.cu": [[], ["-DVID=long long"]],
     "sample.cu": [[], ["-DVID=long long"]],
+    "hashed_csr.cu": [[], ["-DVID=long long"]],
+    "id_range.cu": [[], ["-DVID=long long"]],
     "transitive.cu": [[], ["-DVID=long long"]],
 }
 

@@ -13,6 +13,8 @@ docs/benchmarks.md, "auto: the GPU rule" and "auto: the CPU rule".
 import logging
 from dataclasses import dataclass
 
+import numpy as np
+
 from .catalog import ALGORITHMS
 from .config import (
     KERNEL_PARAMETERS,
@@ -22,7 +24,7 @@ from .config import (
     config_from_environment,
 )
 from .convert import from_networkx
-from .device import resolve_device
+from .device import module_of, resolve_device
 from .graph import TriGraph
 from .preparation import mean_endpoint_degree, simple_graph
 from .runtime import cuda_errors, free_memory
@@ -32,10 +34,14 @@ __all__ = ["CountTask", "Plan", "make_plan", "current_config", "gpu_auto_algorit
 
 logger = logging.getLogger("nx_tricount")
 
-#: With ``device="auto"`` on a GPU machine, graphs of fewer edge rows count on the
-#: CPU engine (H100: karate club 0.34 ms on the CPU, 1.11 ms on the GPU; 10,000 edge
-#: rows 2.4 against 2.3 ms; docs/benchmarks.md, "Small graphs").
+#: With ``device="auto"`` on a GPU machine, graphs of fewer edge rows in host memory
+#: count on the CPU engine (H100: karate club 0.34 ms on the CPU, 1.11 ms on the GPU;
+#: 10,000 edge rows 2.4 against 2.3 ms; docs/benchmarks.md, "Small graphs").
 GPU_MIN_ROWS = 10_000
+#: The same for edge rows already in GPU memory, which the GPU prepares without
+#: sorts (H100: 1,024 rows 0.45 ms on either engine, 1,800 rows 0.48 on the GPU
+#: against 0.53 on the CPU; docs/benchmarks.md, "Small graphs").
+GPU_MIN_RESIDENT_ROWS = 1_000
 #: On the GPU, graphs of fewer edge rows count with merge without a look at their
 #: degrees (docs/benchmarks.md, "auto: the GPU rule").
 GPU_LOOK_ROWS = 3_000_000
@@ -213,11 +219,15 @@ def make_plan(
     resolved_device = resolve_device(settings["device"])
     G = _as_graph(G)
     rows = 0 if G is None else int(G.src.size)
-    if settings["device"] == "auto" and resolved_device == "gpu" and G is not None and rows < GPU_MIN_ROWS:
+    resident = G is not None and module_of(G.src) is not np
+    smallest = GPU_MIN_RESIDENT_ROWS if resident else GPU_MIN_ROWS
+    if settings["device"] == "auto" and resolved_device == "gpu" and G is not None and rows < smallest:
         resolved_device = "cpu"
+        where = "GPU" if resident else "host"
         reasons.append(
-            f"device auto -> cpu: {rows:,} edge rows (< {GPU_MIN_ROWS:,}), where the CPU engine's "
-            "whole count is faster than the GPU's launches (docs/benchmarks.md, 'Small graphs')"
+            f"device auto -> cpu: {rows:,} edge rows in {where} memory (< {smallest:,}), where "
+            "the CPU engine's whole count is faster than the GPU's launches "
+            "(docs/benchmarks.md, 'Small graphs')"
         )
     elif settings["device"] == "auto":
         reasons.append(f"device auto -> {resolved_device}")

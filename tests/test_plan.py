@@ -11,7 +11,13 @@ import nx_tricount
 from nx_tricount.device import gpu_available
 from nx_tricount.frames import from_edges
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
-from nx_tricount.plan import GPU_LOOK_ROWS, GPU_MIN_ROWS, GPU_WEDGE_SKEW, gpu_auto_algorithm
+from nx_tricount.plan import (
+    GPU_LOOK_ROWS,
+    GPU_MIN_RESIDENT_ROWS,
+    GPU_MIN_ROWS,
+    GPU_WEDGE_SKEW,
+    gpu_auto_algorithm,
+)
 from nx_tricount.preparation import mean_endpoint_degree, simple_graph
 from nx_tricount.should_run import TINY_EDGES, TINY_LISTING_EDGES, tiny_graph_is_cheaper
 
@@ -151,6 +157,22 @@ def test_auto_device_counts_small_graphs_on_the_cpu(monkeypatch):
     assert large.device == "gpu" and "device auto -> gpu" in str(large)
     # An explicit device is kept.
     assert nx_tricount.make_plan(nx.karate_club_graph(), device="gpu", algorithm="merge").device == "gpu"
+
+
+def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(monkeypatch):
+    # Edge rows already in GPU memory (simulated: the plan reads where the rows are)
+    # stay on the GPU from GPU_MIN_RESIDENT_ROWS, which prepares them without sorts;
+    # below it the CPU engine counts them, and the plan says where the rows were.
+    monkeypatch.setattr("nx_tricount.plan.resolve_device", lambda requested: "gpu" if requested != "cpu" else "cpu")
+    monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
+    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+    monkeypatch.setattr("nx_tricount.plan.module_of", lambda array: "cupy")
+    src, dst = rmat_edges(7, seed=1)
+    assert GPU_MIN_RESIDENT_ROWS <= src.size < GPU_MIN_ROWS
+    assert nx_tricount.make_plan(from_edges(src, dst), algorithm="merge").device == "gpu"
+    few = GPU_MIN_RESIDENT_ROWS - 1
+    tiny = nx_tricount.make_plan(from_edges(src[:few], dst[:few]), algorithm="merge")
+    assert tiny.device == "cpu" and "rows in GPU memory (< 1,000)" in str(tiny)
 
 
 def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):

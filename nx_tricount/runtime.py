@@ -17,27 +17,10 @@ from importlib.resources import files
 import numpy as np
 
 __all__ = [
-    "GPUMemoryError",
-    "GPUKernelError",
-    "THREADS",
-    "count",
-    "function",
-    "entry",
-    "launch",
-    "resident_blocks",
-    "output",
-    "output_bytes",
-    "kernel_values",
-    "finish",
-    "check_memory",
-    "free_memory",
-    "cuda_errors",
-    "compile_options",
-    "sources_digest",
-    "gpu_failures",
-    "kernel_timer",
-    "kernel_ms",
-    "PendingCount",
+    "GPUMemoryError", "GPUKernelError", "THREADS", "count", "function", "entry", "launch",
+    "resident_blocks", "output", "output_bytes", "kernel_values", "finish", "check_memory",
+    "free_memory", "cuda_errors", "compile_options", "sources_digest", "gpu_failures",
+    "kernel_timer", "kernel_ms", "PendingCount",
 ]
 
 #: Threads per block of every kernel: 8 warps keeps the per-block reduction short
@@ -374,8 +357,9 @@ def finish(out, mode, weighted=False):
 def count(prepared, mode, algorithm, items, args):
     """Count with ``kernels/<algorithm>.cu``, one thread per item.
 
-    The kernel takes ``(*args, values, out)``; this checks the memory of the
-    output, allocates it, launches, and returns what :func:`finish` returns.
+    The kernel takes ``(*args, values, out)``; this checks the memory of a per-vertex
+    or per-arc output (not of one counter: CuPy's error, in :func:`cuda_errors`, says
+    it), allocates it, launches, and returns what :func:`finish` returns.
 
     Parameters
     ----------
@@ -389,7 +373,8 @@ def count(prepared, mode, algorithm, items, args):
     args : tuple
         The kernel's leading arguments (CSR arrays and numpy scalars).
     """
-    check_memory(output_bytes(prepared, mode), f"the {mode} output")
+    if mode != "total":
+        check_memory(output_bytes(prepared, mode), f"the {mode} output")
     out, weighted = output(prepared, mode)
     weight = prepared.values.dtype if weighted else np.float64
     kernel = function(

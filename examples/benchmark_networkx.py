@@ -12,6 +12,11 @@ Besides the calls, it reports what ``auto`` costs: a transitivity under
 explicitly (so that no statistics are read), as a percentage of the call; the
 two alternate, 41 of each (``AUTO_PAIRS``).
 
+With --small it times instead a whole count of small graphs from edge arrays in
+GPU memory, ``nx_tricount.transitivity(nx_tricount.from_edges(src, dst))``, under
+``device`` auto, gpu and cpu, median of ``SMALL_REPEATS`` (the target: 0.25 ms
+under 100,000 edge rows).
+
 It prints one table, each figure beside its target (issue 18 of the project,
 from WeTriC and nx-cugraph measured on the same H100), and writes the rows as
 JSON with --json.
@@ -21,6 +26,7 @@ Usage::
     python examples/benchmark_networkx.py --graphs g22 g23 --json layer.json
     python examples/benchmark_networkx.py --graphs g22 --calls directed_transitivity \
         --algorithms auto merge hash wedge      # the calls under each algorithm
+    python examples/benchmark_networkx.py --small --json small.json
     python examples/benchmark_networkx.py --smoke    # R-MAT 8 on the CPU engine
 """
 
@@ -35,7 +41,7 @@ from benchmark_cudf import median_ms, synchronise  # wall clock after a synchron
 
 import nx_tricount
 from nx_tricount.device import gpu_available
-from nx_tricount.generators import rmat_edges
+from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 
 #: The calls, each given (src, dst, weights) and the device.
 CALLS = {
@@ -67,6 +73,51 @@ AUTO_TARGET_PCT = 3.0
 #: Alternating pairs of calls that measure ``auto``'s share: a few percent of a
 #: call of a few milliseconds is within the spread of a handful of runs.
 AUTO_PAIRS = 41
+
+
+#: A whole count of a graph under 100,000 edge rows from edges in GPU memory (issue 18), ms.
+SMALL_TARGET_MS = 0.25
+
+#: Runs per small graph and device: a count of a fraction of a millisecond varies
+#: by tens of microseconds from run to run.
+SMALL_REPEATS = 201
+
+
+def _karate(device):
+    edges = np.array(list(nx.karate_club_graph().edges()), dtype=np.int64)
+    xp = np if device == "cpu" else __import__("cupy")
+    return xp.asarray(edges[:, 0]), xp.asarray(edges[:, 1])
+
+
+#: The small graphs, given the device of their edge arrays (seeded).
+SMALL_GRAPHS = {
+    "karate club": _karate,
+    "R-MAT 6": lambda d: rmat_edges(6, seed=6, device=d),
+    "grid 30² + 5%": lambda d: grid_edges(30, 30, 0.05, seed=30, device=d),
+    "BA 2000×4": lambda d: barabasi_albert_edges(2000, 4, seed=2, device=d),
+    "R-MAT 10": lambda d: rmat_edges(10, seed=10, device=d),
+    "grid 100² + 5%": lambda d: grid_edges(100, 100, 0.05, seed=100, device=d),
+    "BA 10000×5": lambda d: barabasi_albert_edges(10_000, 5, seed=10, device=d),
+    "R-MAT 12": lambda d: rmat_edges(12, seed=12, device=d),
+    "BA 20000×5": lambda d: barabasi_albert_edges(20_000, 5, seed=20, device=d),
+}
+
+
+def small_rows(repeats=SMALL_REPEATS):
+    """Whole transitivity counts of the small graphs from GPU edge arrays, per device setting."""
+    rows = []
+    for name, make in SMALL_GRAPHS.items():
+        src, dst = make("gpu")
+        for device in ("auto", "gpu", "cpu"):
+            def call():
+                return nx_tricount.transitivity(nx_tricount.from_edges(src, dst), device=device)
+
+            ms = median_ms(call, "gpu", repeats)
+            rows.append(dict(graph=name, edge_rows=int(src.size), call="small_transitivity",
+                             algorithm=f"device={device}", ms=round(ms, 3), target_ms=SMALL_TARGET_MS,
+                             met=ms <= SMALL_TARGET_MS if src.size < 100_000 else None))
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
 
 
 def _graph(edges, device, directed=False, weighted=False):
@@ -129,9 +180,9 @@ def table(rows):
             print(f"{r['graph']:6s} {'auto (% of a transitivity)':38s} {'':9s} {r['pct']:9.1f}% "
                   f"{r['target_pct']:7.1f}%  {r['met']}")
         else:
-            target = "" if r["target_ms"] is None else f"{r['target_ms']:8d}"
+            target = "" if r["target_ms"] is None else f"{r['target_ms']:8g}"
             met = "" if r["met"] is None else r["met"]
-            print(f"{r['graph']:6s} {r['call']:38s} {r['algorithm']:9s} {r['ms']:10.2f} {target:>8s}  {met}")
+            print(f"{r['graph']:6s} {r['call']:38s} {r['algorithm']:9s} {r['ms']:10.3f} {target:>8s}  {met}")
 
 
 def main():
@@ -143,9 +194,13 @@ def main():
                         help="run the calls under each of these algorithm settings")
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--smoke", action="store_true", help="R-MAT 8 on the CPU engine")
+    parser.add_argument("--small", action="store_true",
+                        help="whole counts of small graphs from GPU edge arrays instead")
     args = parser.parse_args()
     rows = []
-    if args.smoke or not gpu_available():
+    if args.small and gpu_available():
+        rows += small_rows()
+    elif args.smoke or not gpu_available():
         src, dst = rmat_edges(8, seed=8)
         weights = np.random.default_rng(1).random(src.size)
         rows += bench("rmat8", (src, dst, weights), "cpu", args.calls, 1, args.algorithms)

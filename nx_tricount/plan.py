@@ -39,9 +39,9 @@ logger = logging.getLogger("nx_tricount")
 #: 10,000 edge rows 2.4 against 2.3 ms; docs/benchmarks.md, "Small graphs").
 GPU_MIN_ROWS = 10_000
 #: The same for edge rows already in GPU memory, which the GPU prepares without
-#: sorts (H100: 1,024 rows 0.45 ms on either engine, 1,800 rows 0.48 on the GPU
-#: against 0.53 on the CPU; docs/benchmarks.md, "Small graphs").
-GPU_MIN_RESIDENT_ROWS = 1_000
+#: sorts (H100, whole transitivity: 1,024 rows 0.240 ms on the CPU against 0.267 on
+#: the GPU, 1,777 rows 0.304 against 0.266; docs/benchmarks.md, "Small graphs").
+GPU_MIN_RESIDENT_ROWS = 1_500
 #: On the GPU, graphs of fewer edge rows count with merge without a look at their
 #: degrees (docs/benchmarks.md, "auto: the GPU rule").
 GPU_LOOK_ROWS = 3_000_000

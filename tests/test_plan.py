@@ -172,7 +172,7 @@ def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(monkeypatch):
     assert nx_tricount.make_plan(from_edges(src, dst), algorithm="merge").device == "gpu"
     few = GPU_MIN_RESIDENT_ROWS - 1
     tiny = nx_tricount.make_plan(from_edges(src[:few], dst[:few]), algorithm="merge")
-    assert tiny.device == "cpu" and "rows in GPU memory (< 1,000)" in str(tiny)
+    assert tiny.device == "cpu" and f"rows in GPU memory (< {GPU_MIN_RESIDENT_ROWS:,})" in str(tiny)
 
 
 def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):

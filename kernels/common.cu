@@ -73,6 +73,34 @@ __device__ u64 block_sum(u64 value) {
     return value;
 }
 
+// The inclusive prefix sum of value over the warp's lanes (lane i gets the sum of
+// lanes 0..i). All 32 lanes must call it.
+template <typename T>
+__device__ __forceinline__ T warp_inclusive_sum(T value) {
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        T below = __shfl_up_sync(FULL_MASK, value, offset);
+        if ((int)lane_id() >= offset) value += below;
+    }
+    return value;
+}
+
+// The inclusive prefix sum of value over the block's threads in thread order: within
+// the warps, then over the warps' totals, kept in warp_totals (shared memory, one per
+// warp). All threads of the block must call it; blockDim.x is a multiple of 32.
+__device__ __forceinline__ long long block_inclusive_sum(long long value,
+                                                         long long* warp_totals) {
+    unsigned lane = lane_id(), warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    value = warp_inclusive_sum(value);
+    if (lane == 31) warp_totals[warp] = value;
+    __syncthreads();
+    if (warp == 0) {
+        long long sum = warp_inclusive_sum(lane < warps ? warp_totals[lane] : 0ll);
+        if (lane < warps) warp_totals[lane] = sum;
+    }
+    __syncthreads();
+    return warp > 0 ? value + warp_totals[warp - 1] : value;
+}
+
 // Add every thread's value into *total, with one atomic per block. All threads of
 // the block must call it.
 __device__ void block_add(u64* total, u64 value) {

@@ -239,7 +239,6 @@ __device__ u64 block_phase(const long long* __restrict__ indptr, const VID* __re
     int* lens = (int*)(firsts + width_max);
     VID* middles = (VID*)(lens + buckets);
     Table t{lens, middles + width_max, spill, positions, buckets, levels, cached_levels};
-    const unsigned lane = lane_id(), warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
 
     u64 total = 0;
     while (true) {
@@ -267,24 +266,7 @@ __device__ u64 block_phase(const long long* __restrict__ indptr, const VID* __re
                 firsts[threadIdx.x] = indptr[v];
                 degree = indptr[v + 1] - firsts[threadIdx.x];
             }
-            // Block-wide inclusive scan: within warps, then over the warp totals.
-            for (int offset = 1; offset < 32; offset <<= 1) {
-                long long below = __shfl_up_sync(FULL_MASK, degree, offset);
-                if (lane >= offset) degree += below;
-            }
-            if (lane == 31) warp_totals[warp] = degree;
-            __syncthreads();
-            if (warp == 0) {
-                long long sum = lane < warps ? warp_totals[lane] : 0;
-                for (int offset = 1; offset < 32; offset <<= 1) {
-                    long long below = __shfl_up_sync(FULL_MASK, sum, offset);
-                    if (lane >= offset) sum += below;
-                }
-                if (lane < warps) warp_totals[lane] = sum;
-            }
-            __syncthreads();
-            if (warp > 0) degree += warp_totals[warp - 1];
-            prefix[threadIdx.x] = degree;
+            prefix[threadIdx.x] = block_inclusive_sum(degree, warp_totals);
             int width = (int)min(end - tile, (long long)width_max);
             __syncthreads();
             long long work = prefix[width - 1];
@@ -349,10 +331,7 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
                     firsts[lane] = indptr[v];
                     degree = indptr[v + 1] - firsts[lane];
                 }
-                for (int offset = 1; offset < 32; offset <<= 1) {
-                    long long below = __shfl_up_sync(FULL_MASK, degree, offset);
-                    if (lane >= offset) degree += below;
-                }
+                degree = warp_inclusive_sum(degree);
                 prefix[lane] = degree;
                 int width = (int)min(end - tile, 32ll);
                 long long work = __shfl_sync(FULL_MASK, degree, width - 1);

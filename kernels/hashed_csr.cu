@@ -85,23 +85,7 @@ hashed_scan(long long* values, long long n, const long long* __restrict__ degree
     }
     pair_sum = block_sum(pair_sum);
     if (threadIdx.x == 0) pairs[0] = pair_sum;
-    long long inclusive = sum;  // the warp's inclusive scan of the chunks' sums
-    for (int offset = 1; offset < 32; offset <<= 1) {
-        long long other = __shfl_up_sync(FULL_MASK, inclusive, offset);
-        if ((int)lane_id() >= offset) inclusive += other;
-    }
-    if (lane_id() == 31) warp_totals[threadIdx.x / 32] = inclusive;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        long long total = warp_totals[threadIdx.x];
-        for (int offset = 1; offset < 32; offset <<= 1) {
-            long long other = __shfl_up_sync(FULL_MASK, total, offset);
-            if ((int)lane_id() >= offset) total += other;
-        }
-        warp_totals[threadIdx.x] = total;
-    }
-    __syncthreads();
-    long long running = inclusive - sum + (threadIdx.x >= 32 ? warp_totals[threadIdx.x / 32 - 1] : 0);
+    long long running = block_inclusive_sum(sum, warp_totals) - sum;  // before the chunk
     for (long long i = begin; i < end; ++i) {
         running += values[i];
         values[i] = running;

@@ -436,11 +436,8 @@ __device__ __forceinline__ void hub_count(const long long* indptr, const VID* in
             unsigned carry = 0;
             for (unsigned first = 0; first < own; first += 32) {
                 unsigned q = first + lane;
-                unsigned bits = q < own ? __popc(row_v[q]) : 0, below = bits;
-                for (unsigned offset = 1; offset < 32; offset <<= 1) {
-                    unsigned other = __shfl_up_sync(FULL_MASK, below, offset);
-                    if (lane >= offset) below += other;
-                }
+                unsigned bits = q < own ? __popc(row_v[q]) : 0;
+                unsigned below = warp_inclusive_sum(bits);
                 if (q < own) rank[q] = carry + below - bits;
                 carry += __shfl_sync(FULL_MASK, below, 31);
             }

@@ -40,7 +40,7 @@ import numpy as np
 from benchmark_cudf import median_ms, synchronise  # wall clock after a synchronisation
 
 import nx_tricount
-from nx_tricount.device import gpu_available
+from nx_tricount.device import array_module, gpu_available
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 
 #: The calls, each given (src, dst, weights) and the device.
@@ -85,7 +85,7 @@ SMALL_REPEATS = 201
 
 def _karate(device):
     edges = np.array(list(nx.karate_club_graph().edges()), dtype=np.int64)
-    xp = np if device == "cpu" else __import__("cupy")
+    xp = array_module(device)
     return xp.asarray(edges[:, 0]), xp.asarray(edges[:, 1])
 
 

@@ -354,7 +354,7 @@ def finish(out, mode, weighted=False):
     return out.reshape(-1, 2).T if weighted else out
 
 
-def count(prepared, mode, algorithm, items, args):
+def count(prepared, mode, algorithm, items, args, *, waves=None):
     """Count with ``kernels/<algorithm>.cu``, one thread per item.
 
     The kernel takes ``(*args, values, out)``; this checks the memory of a per-vertex
@@ -372,6 +372,9 @@ def count(prepared, mode, algorithm, items, args):
         Threads to launch (arcs or vertices).
     args : tuple
         The kernel's leading arguments (CSR arrays and numpy scalars).
+    waves : int, optional
+        For a kernel that loops over its items: at most this many times the
+        blocks the GPU holds at once.
     """
     if mode != "total":
         check_memory(output_bytes(prepared, mode), f"the {mode} output")
@@ -380,6 +383,7 @@ def count(prepared, mode, algorithm, items, args):
     kernel = function(
         f"{algorithm}.cu", entry(algorithm, mode, weighted), vid=prepared.indices.dtype, weight=weight
     )
+    grid = None if waves is None else waves * resident_blocks(kernel, 0)
     with cuda_errors(f"running the {algorithm} kernel"):
-        launch(kernel, items, (*args, kernel_values(prepared, weighted), out))
+        launch(kernel, items, (*args, kernel_values(prepared, weighted), out), grid=grid)
     return finish(out, mode, weighted)

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triangles
 from graphs import cancelling_terms
-from nx_tricount.algorithms import count, wedge, wedge_layout
+from nx_tricount.algorithms import count, merge, wedge, wedge_layout
 from nx_tricount.config import CHOICES
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import prepare_arcs, prepare_undirected
@@ -197,6 +197,46 @@ def test_total_beyond_32_bits(algorithm):
     assert total == k * (k - 1) * (k - 2) // 6 > 2**32
     per_node = count(prepared, algorithm, "per_node", "gpu").per_node
     assert bool((per_node == (k - 1) * (k - 2) // 2).all())
+
+
+@pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
+def test_merge_inline_layout(orientation, ordering):
+    # Merge's total reads each vertex's out-degree at its head h(v) = indptr[v] + v,
+    # followed by the heads of its out-neighbours; made once per Prepared.
+    src, dst, n = _graph("grid")
+    p = prepare_undirected(_cupy().asarray(src), _cupy().asarray(dst), n, orientation=orientation, ordering=ordering)
+    indptr, indices = _host(p.indptr), _host(p.indices)
+    head = indptr[:-1] + np.arange(n)
+    expected = np.empty(n + p.m, dtype=np.int64)
+    expected[head] = np.diff(indptr)
+    expected[np.arange(p.m) + np.repeat(np.arange(n), np.diff(indptr)) + 1] = head[indices]
+    layout = merge.inline_layout(p)
+    np.testing.assert_array_equal(_host(layout), expected)
+    assert merge.inline_layout(p) is layout
+
+
+@pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
+@pytest.mark.parametrize("edges", ["grid", "isolated", "none", "arcs"])
+def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation, ordering, monkeypatch):
+    # The inline total against merge.cu's (the one beyond 2**31 positions) and the
+    # CPU: isolated vertices and empty rows between full ones, no arcs, and a
+    # directed graph's arcs (cycles kept, lists not after v).
+    cp = _cupy()
+    if edges == "arcs":
+        src, dst = rmat_edges(10, 8, seed=4)
+        cpu, gpu = prepare_arcs(src, dst, 1 << 10), prepare_arcs(cp.asarray(src), cp.asarray(dst), 1 << 10)
+    else:
+        src, dst, n = _graph("grid")
+        if edges == "isolated":  # ids 3v + 1: isolated vertices between all others
+            src, dst, n = 3 * src + 1, 3 * dst + 1, 3 * n + 5
+        elif edges == "none":
+            src, dst = src[:0], dst[:0]
+        cpu = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+        gpu = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering)
+    inline = count(gpu, "merge", "total", "gpu").total
+    assert (inline > 0) == (edges != "none")
+    monkeypatch.setattr(merge, "INLINE_MAX_POSITIONS", 0)
+    assert inline == count(gpu, "merge", "total", "gpu").total == count(cpu, "merge", "total").total
 
 
 @pytest.mark.parametrize("orientation,ordering", PREPROCESSING + NEW_PREPROCESSING[:1])

@@ -15,6 +15,7 @@ SOURCES = sorted(KERNELS.glob("*.cu"))
 VARIANTS = {
     "wedge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long", "-DEID=unsigned int"]],
     "merge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
+    "merge_inline.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
     "bitmap.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
     "hash.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
     "csr.cu": [[], ["-DVID=long long"]],

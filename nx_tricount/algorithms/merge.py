@@ -1,7 +1,8 @@
 """Polak's forward algorithm (polak-forward.md §II): one task per oriented arc
 ``u -> v``, counting ``|N+(u) ∩ N+(v)|`` by a two-pointer merge of the two
 sorted out-neighbour lists. On the arcs of a directed graph as given it counts
-transitive triples ``u->v, u->w, v->w``. docs/algorithms.md has the notes.
+transitive triples ``u->v, u->w, v->w``. On the GPU the total reads an inline
+layout of the CSR, each list beside its length. docs/algorithms.md has the notes.
 """
 
 import numpy as np
@@ -10,7 +11,19 @@ from numba import njit
 from .accumulate import credit_triangle
 from .counts import TOTAL
 
-__all__ = ["count_cpu", "count_gpu", "merge_intersection"]
+__all__ = ["INLINE_MAX_POSITIONS", "count_cpu", "count_gpu", "inline_layout", "merge_intersection"]
+
+#: Positions of the inline layout (``n + m``) must fit its int32 entries; beyond
+#: them the total reads the CSR as the other modes do.
+INLINE_MAX_POSITIONS = 2**31
+
+#: The inline total's grid-stride loop gets four times the blocks the GPU holds at
+#: once: on BA 2M×10 and the grid, faster than one block per arc, and than one or
+#: eight times (docs/benchmarks.md, "merge: the inline layout").
+INLINE_WAVES = 4
+
+#: Key of ``Prepared.derived`` that holds the inline layout.
+INLINE_LAYOUT = "merge_inline_layout"
 
 
 @njit(cache=True, inline="always")
@@ -43,7 +56,9 @@ def count_cpu(prepared, mode):
 
 
 def count_gpu(prepared, mode):
-    """Count on the GPU (``kernels/merge.cu``): one thread per arc.
+    """Count on the GPU (``kernels/merge.cu``): one thread per arc. The total
+    reads the CSR's inline layout (``kernels/merge_inline.cu``, :func:`inline_layout`)
+    where its positions fit 32 bits.
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
     """
@@ -51,4 +66,26 @@ def count_gpu(prepared, mode):
 
     p = prepared
     id_oriented = np.int32(p.ascending)
+    if mode == "total" and p.n + p.m < INLINE_MAX_POSITIONS:
+        args = (inline_layout(p), p.indptr, p.rows, np.int64(p.m), id_oriented)
+        return runtime.count(p, mode, "merge_inline", p.m, args, waves=INLINE_WAVES)
     return runtime.count(p, mode, "merge", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), id_oriented))
+
+
+def inline_layout(prepared):
+    """The inline layout of ``prepared``'s CSR on the GPU (``kernels/merge_inline.cu``):
+    ``n + m`` int32, each vertex's out-degree followed by where each of its
+    out-neighbours' own entries start. Made once per Prepared, in one launch."""
+    import cupy
+
+    from .. import runtime
+
+    p, derived = prepared, prepared.derived
+    if INLINE_LAYOUT not in derived:
+        layout = cupy.empty(p.n + p.m, dtype=np.int32)
+        kernel = runtime.function("merge_inline.cu", "merge_inline_layout", vid=p.indices.dtype)
+        args = (p.indptr, p.indices, p.rows, np.int64(p.n), np.int64(p.m), layout)
+        with runtime.cuda_errors("laying out the CSR for merge"):
+            runtime.launch(kernel, max(p.n, p.m), args)
+        derived[INLINE_LAYOUT] = layout
+    return derived[INLINE_LAYOUT]

@@ -136,18 +136,20 @@ def function(source, name, *, vid=np.int32, weight=np.float64, eid=None, defines
     """
     import cupy
 
-    types = [("VID", _C_TYPES[np.dtype(vid)]), ("WEIGHT", _C_TYPES[np.dtype(weight)])]
-    if eid is not None:
-        types.append(("EID", _C_TYPES[np.dtype(eid)]))
-    types += [(key, str(int(value))) for key, value in sorted((defines or {}).items())]
-    return _function(source, name, cupy.cuda.Device().id, tuple(types))
+    defined = () if defines is None else tuple(sorted(defines.items()))
+    return _function(source, name, cupy.cuda.runtime.getDevice(), vid, weight, eid, defined)
 
 
 @functools.cache
-def _function(source, name, device_id, types):
-    """:func:`function`, looked up once (CuPy's lookup takes 8 µs of host time)."""
+def _function(source, name, device_id, vid, weight, eid, defined):
+    """:func:`function`, looked up once per argument set (CuPy's lookup takes 8 µs
+    of host time, and a small count makes a dozen)."""
+    types = [("VID", _C_TYPES[np.dtype(vid)]), ("WEIGHT", _C_TYPES[np.dtype(weight)])]
+    if eid is not None:
+        types.append(("EID", _C_TYPES[np.dtype(eid)]))
+    types += [(key, str(int(value))) for key, value in defined]
     with cuda_errors(f"kernels/{source}"):
-        return _module(source, device_id, types).get_function(name)
+        return _module(source, device_id, tuple(types)).get_function(name)
 
 
 def entry(algorithm, mode, weighted):
@@ -339,7 +341,16 @@ def kernel_values(prepared, weighted):
 
     if weighted:
         return prepared.values
-    return cupy.zeros(1, dtype=np.float64)
+    return _values_stand_in(cupy.cuda.runtime.getDevice())
+
+
+@functools.cache
+def _values_stand_in(device_id):
+    """One zero, never read, made once per GPU (a new one costs a small count 7 µs)."""
+    import cupy
+
+    with cupy.cuda.Device(device_id):
+        return cupy.zeros(1, dtype=np.float64)
 
 
 def finish(out, mode, weighted=False):

@@ -17,7 +17,7 @@ from .algorithms.wedge_layout import rectangle_bytes
 from .config import memory_bytes
 from .preprocess.partition import task_arcs
 
-__all__ = ["Spread", "decide", "whole_bytes", "split_bytes", "task_bytes", "task_graph_bytes", "largest_task_bytes"]
+__all__ = ["Spread", "UNREAD_LIMIT_BYTES", "decide", "whole_bytes", "split_bytes", "task_bytes", "task_graph_bytes", "largest_task_bytes"]
 
 #: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
 #: whole in a pool of 52 GiB (52 a row); R-MAT 22 and 23 left pools of 91–95 a
@@ -69,6 +69,13 @@ class Spread:
     reasons: tuple = ()
 
 
+#: GPU bytes of a whole count small enough that the plan does not read the free
+#: memory for it (a ~10 µs call, a visible share of a small graph's count):
+#: where even that little is not free, CuPy's out-of-memory error, which
+#: runtime.cuda_errors wraps, says so.
+UNREAD_LIMIT_BYTES = 1 << 24
+
+
 def whole_bytes(rows):
     """GPU bytes of counting a graph of ``rows`` edge rows whole."""
     return WHOLE_BYTES_PER_ROW * rows
@@ -113,13 +120,17 @@ def decide(rows, n, device, settings, free_memory=None):
         ``partitions``, ``partitioning``, ``memory_limit``, ``devices``,
         ``distributed``, ``progress`` (validated by :mod:`nx_tricount.config`).
     free_memory : callable, optional
-        Free bytes of the current GPU (read only on the GPU without a limit).
+        Free bytes of the current GPU (read only on the GPU without a limit, for
+        counts of more than :data:`UNREAD_LIMIT_BYTES`).
     """
     reasons = []
     limit = memory_bytes(settings["memory_limit"])
     if limit is None and device == "gpu" and free_memory is not None:
-        limit = free_memory()
-        reasons.append(f"memory limit: {limit:,} bytes free on the GPU")
+        if whole_bytes(rows) <= UNREAD_LIMIT_BYTES:
+            reasons.append(f"memory limit: not read, the whole count needs about {whole_bytes(rows):,} bytes")
+        else:
+            limit = free_memory()
+            reasons.append(f"memory limit: {limit:,} bytes free on the GPU")
     devices = _gpu_ids(settings["devices"]) if device == "gpu" else ()
     distributed = settings["distributed"]
     workers = max(len(devices), 1) if distributed is None else _dask_workers()

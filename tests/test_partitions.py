@@ -22,7 +22,7 @@ from nx_tricount.generators import rmat_edges
 from nx_tricount.plan import Plan
 from nx_tricount.preprocess import STREAMED, prepare_arcs, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import VertexClasses, counted_tasks, split, task_graph
-from nx_tricount.scale_out import Spread, decide, split_bytes, task_bytes, whole_bytes
+from nx_tricount.scale_out import UNREAD_LIMIT_BYTES, WHOLE_BYTES_PER_ROW, Spread, decide, split_bytes, task_bytes, whole_bytes
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
 PREPROCESSING = [("degree", "none"), ("id", "degree"), ("a-direction", "a-order"), ("degree", "collective")]
@@ -333,6 +333,22 @@ def test_memory_limit_chooses_the_parts(monkeypatch):
     # not fit is prepared in host memory.
     spread = decide(rows, n, "gpu", _settings(), free_memory=lambda: whole_bytes(rows) // 5)
     assert spread.parts > 1 and spread.preparation_device == "cpu"
+
+
+def test_a_small_whole_count_does_not_read_the_free_memory(monkeypatch):
+    # Reading the free memory costs about 10 µs, a visible share of a small count:
+    # up to UNREAD_LIMIT_BYTES the plan counts whole without it, and says so.
+    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+
+    def unread():
+        raise AssertionError("the free memory was read")
+
+    rows = UNREAD_LIMIT_BYTES // WHOLE_BYTES_PER_ROW  # the most that skip the read
+    spread = decide(rows, 1000, "gpu", _settings(), free_memory=unread)
+    assert spread.parts == 1 and spread.memory_limit is None and spread.preparation_device == "gpu"
+    assert "memory limit: not read" in " ".join(spread.reasons)
+    read = decide(rows + 1, 1000, "gpu", _settings(), free_memory=lambda: 1 << 40)
+    assert read.memory_limit == 1 << 40 and "bytes free on the GPU" in " ".join(read.reasons)
 
 
 def test_one_dask_worker_gets_tasks_too(monkeypatch):

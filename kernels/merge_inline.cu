@@ -9,8 +9,10 @@
 // Its thread reads v's length and list from one place: where merge.cu reads
 // indptr[v] and then N+(v), each mostly a DRAM access on a graph larger than L2,
 // this reads one (docs/algorithms.md, "merge: the inline layout").
-// A grid-stride loop, each thread adding its arcs' triangles up before one block
-// sum: the grid's blocks do not each wait on a barrier of unequal merges.
+// The total is a grid-stride loop, each thread adding its arcs' triangles up
+// before one block sum: with a grid of a few waves of resident blocks, graphs of
+// short, even merges (low out-degrees) save a block and a barrier per 256 arcs;
+// others get one thread per arc (nx_tricount/algorithms/merge.py says which).
 #include "common.cu"
 
 // The layout of the CSR (indptr, indices, rows), one thread per arc and vertex.

@@ -210,14 +210,23 @@ def test_merge_inline_layout(orientation, ordering):
     expected = np.empty(n + p.m, dtype=np.int64)
     expected[head] = np.diff(indptr)
     expected[np.arange(p.m) + np.repeat(np.arange(n), np.diff(indptr)) + 1] = head[indices]
-    layout = merge.inline_layout(p)
+    layout, widest = merge.inline_layout(p)
     np.testing.assert_array_equal(_host(layout), expected)
-    assert merge.inline_layout(p) is layout
+    assert widest == int(np.diff(indptr).max())
+    assert merge.inline_layout(p)[0] is layout
+
+
+@pytest.fixture(params=["arc per thread", "grid-stride"])
+def inline_merge(request, monkeypatch):
+    """Merge's total on the inline layout for any number of arcs, in either launch."""
+    monkeypatch.setattr(merge, "INLINE_MIN_ARCS", 0)
+    monkeypatch.setattr(merge, "INLINE_EVEN_DEGREE", 0 if request.param == "arc per thread" else 2**31)
+    return monkeypatch
 
 
 @pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
 @pytest.mark.parametrize("edges", ["grid", "isolated", "none", "arcs"])
-def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation, ordering, monkeypatch):
+def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation, ordering, inline_merge):
     # The inline total against merge.cu's (the one beyond 2**31 positions) and the
     # CPU: isolated vertices and empty rows between full ones, no arcs, and a
     # directed graph's arcs (cycles kept, lists not after v).
@@ -235,8 +244,30 @@ def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation,
         gpu = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering)
     inline = count(gpu, "merge", "total", "gpu").total
     assert (inline > 0) == (edges != "none")
-    monkeypatch.setattr(merge, "INLINE_MAX_POSITIONS", 0)
+    assert merge.INLINE_LAYOUT in gpu.derived
+    inline_merge.setattr(merge, "INLINE_MAX_POSITIONS", 0)
     assert inline == count(gpu, "merge", "total", "gpu").total == count(cpu, "merge", "total").total
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_merge_total_on_the_inline_layout_of_data_graphs(name, inline_merge):
+    cp = _cupy()
+    src, dst, n = _graph(name)
+    expected = int(manifest()[name]["triangles"])
+    for orientation, ordering in PREPROCESSING:
+        p = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering)
+        assert count(p, "merge", "total", "gpu").total == expected
+
+
+def test_merge_total_takes_the_inline_layout_from_its_size():
+    # Past INLINE_MIN_ARCS arcs the total reads the layout; below, merge.cu alone.
+    src, dst = rmat_edges(17, seed=3, device="gpu")
+    large = prepare_undirected(src, dst, 1 << 17, orientation="degree", ordering="none")
+    small = prepare_undirected(src[:5000], dst[:5000], 1 << 17, orientation="degree", ordering="none")
+    assert large.m >= merge.INLINE_MIN_ARCS > small.m
+    for p in (large, small):
+        assert count(p, "merge", "total", "gpu").total == count(p, "merge", "per_edge", "gpu").per_edge.sum() // 3
+    assert merge.INLINE_LAYOUT in large.derived and merge.INLINE_LAYOUT not in small.derived
 
 
 @pytest.mark.parametrize("orientation,ordering", PREPROCESSING + NEW_PREPROCESSING[:1])

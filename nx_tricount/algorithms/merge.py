@@ -11,18 +11,28 @@ from numba import njit
 from .accumulate import credit_triangle
 from .counts import TOTAL
 
-__all__ = ["INLINE_MAX_POSITIONS", "count_cpu", "count_gpu", "inline_layout", "merge_intersection"]
+__all__ = ["INLINE_MAX_POSITIONS", "INLINE_MIN_ARCS", "count_cpu", "count_gpu", "inline_layout", "merge_intersection"]
 
 #: Positions of the inline layout (``n + m``) must fit its int32 entries; beyond
 #: them the total reads the CSR as the other modes do.
 INLINE_MAX_POSITIONS = 2**31
 
-#: The inline total's grid-stride loop gets four times the blocks the GPU holds at
-#: once: on BA 2M×10 and the grid, faster than one block per arc, and than one or
-#: eight times (docs/benchmarks.md, "merge: the inline layout").
+#: Fewest arcs whose total reads the inline layout: below them the kernel takes a
+#: few microseconds, and making the layout (a launch and a read) costs more.
+INLINE_MIN_ARCS = 1 << 20
+
+#: Largest out-degree up to which an id-oriented graph's merges are short and
+#: even enough for a grid-stride loop (:data:`INLINE_WAVES`); other graphs take
+#: one thread per arc, where the block scheduler balances unequal merges.
+INLINE_EVEN_DEGREE = 64
+
+#: The grid-stride loop gets four times the blocks the GPU holds at once. On an
+#: H100, kernel ms of the total (docs/benchmarks.md, "merge: the inline layout"):
+#: BA 2M×10 0.645 against 0.717 one thread per arc and 0.707 with 64 waves, the
+#: grid 0.022 against 0.024; on R-MAT 22 the loop took 87.3 against 75.5.
 INLINE_WAVES = 4
 
-#: Key of ``Prepared.derived`` that holds the inline layout.
+#: Key of ``Prepared.derived`` that holds the inline layout and the largest out-degree.
 INLINE_LAYOUT = "merge_inline_layout"
 
 
@@ -56,9 +66,10 @@ def count_cpu(prepared, mode):
 
 
 def count_gpu(prepared, mode):
-    """Count on the GPU (``kernels/merge.cu``): one thread per arc. The total
-    reads the CSR's inline layout (``kernels/merge_inline.cu``, :func:`inline_layout`)
-    where its positions fit 32 bits.
+    """Count on the GPU (``kernels/merge.cu``): one thread per arc. The total of
+    a graph of :data:`INLINE_MIN_ARCS` arcs or more reads the CSR's inline layout
+    (``kernels/merge_inline.cu``, :func:`inline_layout`) where its positions fit
+    32 bits.
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
     """
@@ -66,16 +77,28 @@ def count_gpu(prepared, mode):
 
     p = prepared
     id_oriented = np.int32(p.ascending)
-    if mode == "total" and p.n + p.m < INLINE_MAX_POSITIONS:
-        args = (inline_layout(p), p.indptr, p.rows, np.int64(p.m), id_oriented)
-        return runtime.count(p, mode, "merge_inline", p.m, args, waves=INLINE_WAVES)
+    if mode == "total" and INLINE_MIN_ARCS <= p.m and p.n + p.m < INLINE_MAX_POSITIONS:
+        layout, widest = inline_layout(p)
+        waves = INLINE_WAVES if p.ascending and widest <= INLINE_EVEN_DEGREE else None
+        args = (layout, p.indptr, p.rows, np.int64(p.m), id_oriented)
+        return runtime.count(p, mode, "merge_inline", p.m, args, waves=waves)
     return runtime.count(p, mode, "merge", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), id_oriented))
 
 
 def inline_layout(prepared):
-    """The inline layout of ``prepared``'s CSR on the GPU (``kernels/merge_inline.cu``):
-    ``n + m`` int32, each vertex's out-degree followed by where each of its
-    out-neighbours' own entries start. Made once per Prepared, in one launch."""
+    """The inline layout of ``prepared``'s CSR on the GPU (``kernels/merge_inline.cu``)
+    and its largest out-degree.
+
+    The layout is ``n + m`` int32: each vertex's out-degree followed by where
+    each of its out-neighbours' own entries start. Made once per Prepared, in
+    one launch and one read.
+
+    Returns
+    -------
+    layout : cupy array
+    widest : int
+        The largest out-degree.
+    """
     import cupy
 
     from .. import runtime
@@ -87,5 +110,6 @@ def inline_layout(prepared):
         args = (p.indptr, p.indices, p.rows, np.int64(p.n), np.int64(p.m), layout)
         with runtime.cuda_errors("laying out the CSR for merge"):
             runtime.launch(kernel, max(p.n, p.m), args)
-        derived[INLINE_LAYOUT] = layout
+            widest = int((p.indptr[1:] - p.indptr[:-1]).max()) if p.n else 0
+        derived[INLINE_LAYOUT] = layout, widest
     return derived[INLINE_LAYOUT]

@@ -119,13 +119,15 @@ def mean_endpoint_degree(G, device, meanwhile=None):
     return value / ENDPOINT_SAMPLES
 
 
-def oriented_csr(G, orientation, ordering, device, weight=None):
+def oriented_csr(G, orientation, ordering, device, weight=None, *, merge_total=False):
     """The oriented CSR of ``G``'s simple undirected graph.
 
     With ``weight``, its arcs carry ``cbrt(w / max_w)`` (:func:`normalised_weights`),
     the last row's value where an edge repeats. A small graph on the GPU, degree
     oriented on its own ids, is prepared without sorts
-    (:func:`~nx_tricount.preprocess.hashed_csr.prepare_hashed`), to the same arrays.
+    (:func:`~nx_tricount.preprocess.hashed_csr.prepare_hashed`), to the same arrays,
+    and with ``merge_total`` its triangles are counted as merge counts them, read
+    with the CSR (kept in its ``derived``; a CSR already made is returned as it is).
 
     Returns
     -------
@@ -136,7 +138,7 @@ def oriented_csr(G, orientation, ordering, device, weight=None):
         rows = int(G.src.size)
         small = preprocess.hashed_applies(rows, G.n, orientation, ordering)
         if device == "gpu" and weight is None and small:
-            return preprocess.prepare_hashed(*G.edges_on(device), G.n)
+            return preprocess.prepare_hashed(*G.edges_on(device), G.n, merge_total=merge_total)
         if weight is None:
             simple = simple_graph(G, device)
         else:

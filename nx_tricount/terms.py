@@ -17,10 +17,11 @@ __all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", 
 
 
 
-def _oriented(G, plan, weight=None):
+def _oriented(G, plan, weight=None, *, total=False):
     """The oriented graph of ``G`` that ``plan`` counts: its CSR on the preparation
     device, or, counted on the GPU from host memory with a preprocessing of
-    degrees only, its partition prepared through the GPU in chunks."""
+    degrees only, its partition prepared through the GPU in chunks. For a
+    ``total`` count by merge, a small graph's CSR comes with its triangles."""
     spread = plan.spread
     if (
         plan.device == "gpu"
@@ -31,8 +32,9 @@ def _oriented(G, plan, weight=None):
         return preparation.partitioned_graph(
             G, plan.orientation, plan.ordering, spread.parts, spread.scheme, spread.memory_limit
         )
+    merge_total = total and plan.algorithm == "merge"
     return preparation.oriented_csr(
-        G, plan.orientation, plan.ordering, plan.preparation_device, weight
+        G, plan.orientation, plan.ordering, plan.preparation_device, weight, merge_total=merge_total
     )
 
 
@@ -120,7 +122,7 @@ def transitivity_sums(G, plan):
             closed = run(plan, prepared, "total").total
             degree = (prepared.indptr[1:] - prepared.indptr[:-1]).astype(np.int64, copy=False)
         else:
-            prepared = _oriented(G, plan)
+            prepared = _oriented(G, plan, total=True)
             closed = 6 * run(plan, prepared, "total").total
             if PAIR_SUM in prepared.derived:  # read with a small graph's CSR
                 return closed, prepared.derived[PAIR_SUM]

@@ -11,6 +11,7 @@ import itertools
 import numpy as np
 import pytest
 
+from nx_tricount.algorithms import count
 from nx_tricount.config import CHOICES
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import (
@@ -25,6 +26,7 @@ from nx_tricount.preprocess import (
 )
 from nx_tricount.preprocess import gpu_ops, host_ops
 from nx_tricount.preprocess.a_direction import peel
+from nx_tricount.preprocess.hashed_csr import MERGE_TOTAL
 
 pytestmark = pytest.mark.gpu
 
@@ -252,6 +254,13 @@ def test_hashed_csr_equals_the_sorting_pipeline(name, messy, dtype):
     for attribute in ("n", "orientation", "ordering", "ascending"):
         assert getattr(gpu, attribute) == getattr(cpu, attribute)
     assert gpu.derived[PAIR_SUM] == int((cpu.degree * (cpu.degree - 1)).sum())
+    # Counted with the CSR, before its one read: merge's total on the same arrays.
+    assert MERGE_TOTAL not in gpu.derived
+    counted = prepare_hashed(cp.asarray(src), cp.asarray(dst), n, merge_total=True)
+    expected = count(cpu, "merge", "total").total
+    assert counted.derived[MERGE_TOTAL] == expected == count(gpu, "merge", "total", "gpu").total
+    assert count(counted, "merge", "total", "gpu").total == expected
+    _assert_same(counted.indices, cpu.indices)
 
 
 def test_hashed_csr_on_a_clique_and_a_single_row():
@@ -261,9 +270,10 @@ def test_hashed_csr_on_a_clique_and_a_single_row():
     u, v = np.triu_indices(300, 1)
     for src, dst, n in ((u, v, 300), (np.array([4]), np.array([1]), 5), (np.array([2]), np.array([2]), 3)):
         cpu = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
-        gpu = prepare_hashed(cp.asarray(src), cp.asarray(dst), n)
+        gpu = prepare_hashed(cp.asarray(src), cp.asarray(dst), n, merge_total=True)
         for attribute in ("indptr", "indices", "rows", "degree"):
             _assert_same(getattr(gpu, attribute), getattr(cpu, attribute))
+        assert gpu.derived[MERGE_TOTAL] == count(cpu, "merge", "total").total
 
 
 def test_hashed_csr_refuses_what_it_does_not_take():
@@ -283,7 +293,7 @@ def test_small_graphs_are_prepared_without_sorts(monkeypatch):
     cp = _cupy()
     taken = []
     hashed = preprocess.prepare_hashed
-    monkeypatch.setattr(preprocess, "prepare_hashed", lambda *a: taken.append(a) or hashed(*a))
+    monkeypatch.setattr(preprocess, "prepare_hashed", lambda *a, **k: taken.append(a) or hashed(*a, **k))
     src, dst, n = GRAPHS["barabasi_albert"]
     G = nx_tricount.from_edges(cp.asarray(src), cp.asarray(dst), n=n)
     gpu = preparation.oriented_csr(G, "degree", "none", "gpu")

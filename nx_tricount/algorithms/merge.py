@@ -8,6 +8,7 @@ layout of the CSR, each list beside its length. docs/algorithms.md has the notes
 import numpy as np
 from numba import njit
 
+from ..preprocess.hashed_csr import MERGE_TOTAL
 from .accumulate import credit_triangle
 from .counts import TOTAL
 
@@ -69,13 +70,16 @@ def count_gpu(prepared, mode):
     """Count on the GPU (``kernels/merge.cu``): one thread per arc. The total of
     a graph of :data:`INLINE_MIN_ARCS` arcs or more reads the CSR's inline layout
     (``kernels/merge_inline.cu``, :func:`inline_layout`) where its positions fit
-    32 bits.
+    32 bits; a small graph's may have been counted with its CSR
+    (:func:`~nx_tricount.preprocess.hashed_csr.prepare_hashed`).
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
     """
     from .. import runtime
 
     p = prepared
+    if mode == "total" and MERGE_TOTAL in p.derived:  # counted with a small graph's CSR
+        return p.derived[MERGE_TOTAL]
     id_oriented = np.int32(p.ascending)
     if mode == "total" and INLINE_MIN_ARCS <= p.m and p.n + p.m < INLINE_MAX_POSITIONS:
         layout, widest = inline_layout(p)

@@ -16,7 +16,9 @@ import numpy as np
 
 from .prepare import Prepared
 
-__all__ = ["HASHED_MAX_ROWS", "HASHED_MAX_VERTICES", "PAIR_SUM", "hashed_applies", "prepare_hashed"]
+__all__ = [
+    "HASHED_MAX_ROWS", "HASHED_MAX_VERTICES", "MERGE_TOTAL", "PAIR_SUM", "hashed_applies", "prepare_hashed",
+]
 
 #: Most edge rows prepared this way: beyond them the sorts' GPU time, not the
 #: host's, is what a preparation costs, and a hub's row sorted by rank costs the
@@ -29,6 +31,10 @@ HASHED_MAX_VERTICES = 1 << 20
 #: Key of ``Prepared.derived`` under which :func:`prepare_hashed` leaves
 #: ``sum d (d - 1)`` over the degrees (a Python int), transitivity's denominator.
 PAIR_SUM = "degree_pair_sum"
+
+#: Key of ``Prepared.derived`` under which :func:`prepare_hashed` leaves the
+#: triangles merge counts on the CSR (a Python int), when asked to.
+MERGE_TOTAL = "merge_total"
 
 #: Threads of the scan's one block (``SCAN_THREADS`` in ``kernels/hashed_csr.cu``).
 SCAN_THREADS = 1024
@@ -45,7 +51,7 @@ def hashed_applies(rows, n, orientation, ordering):
     )
 
 
-def prepare_hashed(src, dst, n):
+def prepare_hashed(src, dst, n, *, merge_total=False):
     """``prepare_undirected(src, dst, n, orientation="degree", ordering="none")``
     of CuPy edge rows, by a hash table of the edges instead of sorts.
 
@@ -56,11 +62,17 @@ def prepare_hashed(src, dst, n):
         most :data:`HASHED_MAX_ROWS` of them (:func:`hashed_applies`).
     n : int
         Number of vertices, at most :data:`HASHED_MAX_VERTICES`.
+    merge_total : bool
+        Also count the triangles as merge does (``kernels/merge.cu``), queued
+        before the read, which then carries the total: one launch and one wait
+        fewer than counting after the preparation.
 
     Returns
     -------
     Prepared
-        Its ``indptr`` and ``degree`` are int64, ``indices`` and ``rows`` int32.
+        Its ``indptr`` and ``degree`` are int64, ``indices`` and ``rows`` int32;
+        ``derived`` holds ``sum d (d - 1)`` (:data:`PAIR_SUM`) and, with
+        ``merge_total``, the triangles (:data:`MERGE_TOTAL`).
     """
     import cupy
 
@@ -76,9 +88,10 @@ def prepare_hashed(src, dst, n):
         src, dst = src.astype(np.int64), dst.astype(np.int64)
     slots = 1 << max(1, (2 * rows - 1).bit_length())  # at least twice the rows
     # Zeroed in one memset: the table, the degrees, the row pointers, the sum of
-    # d (d - 1) right after them (read with the arcs' count) and the cursors.
+    # d (d - 1) and the triangles right after them (read with the arcs' count) and
+    # the cursors.
     cursor_words = -(-n // 2)
-    zeroed = cupy.empty(slots + 2 * n + 2 + cursor_words, dtype=np.uint64)
+    zeroed = cupy.empty(slots + 2 * n + 3 + cursor_words, dtype=np.uint64)
     cupy.cuda.runtime.memsetAsync(
         zeroed.data.ptr, 0, zeroed.nbytes, cupy.cuda.get_current_stream().ptr
     )
@@ -86,7 +99,7 @@ def prepare_hashed(src, dst, n):
     degree = zeroed[slots : slots + n].view(np.int64)
     indptr = zeroed[slots + n : slots + 2 * n + 1].view(np.int64)
     pairs = zeroed[slots + 2 * n + 1 : slots + 2 * n + 2]
-    cursor = zeroed[slots + 2 * n + 2 :].view(np.uint32)
+    cursor = zeroed[slots + 2 * n + 3 :].view(np.uint32)
     arcs = cupy.empty(3 * rows, dtype=np.int32)  # rows, unsorted, indices
     arc_rows, unsorted, indices = arcs[:rows], arcs[rows : 2 * rows], arcs[2 * rows :]
 
@@ -106,9 +119,17 @@ def prepare_hashed(src, dst, n):
         (table, np.int64(slots), degree, indptr, cursor, arc_rows, unsorted),
     )
     runtime.launch(kernel("hashed_sort_rows"), rows, (arc_rows, unsorted, indptr, np.int64(n), indices))
-    m, pair_sum = zeroed[slots + 2 * n : slots + 2 * n + 2].get().tolist()
+    if merge_total:
+        # Every row gives at most one arc: `rows` threads cover them, m read on the GPU.
+        total = zeroed[slots + 2 * n + 2 : slots + 2 * n + 3]
+        merge = runtime.function("merge.cu", "merge_total_unread", vid=np.int32)
+        args = (indptr, indices, arc_rows, np.int64(n), np.int32(0), runtime.kernel_values(None, False), total)
+        runtime.launch(merge, rows, args)
+    m, pair_sum, triangles = zeroed[slots + 2 * n : slots + 2 * n + 3].get().tolist()
     prepared = Prepared(
         n, indptr, indices[:m], arc_rows[:m], None, None, degree, "degree", "none", False
     )
     prepared.derived[PAIR_SUM] = pair_sum
+    if merge_total:
+        prepared.derived[MERGE_TOTAL] = triangles
     return prepared

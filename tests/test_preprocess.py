@@ -174,6 +174,15 @@ def test_max_edge_value_keeps_the_last_row_of_an_edge(seed, directed):
     assert type(got) is float and got == max(last.values())
 
 
+def test_max_edge_value_when_a_later_row_overwrites_the_largest():
+    # The largest row value is the answer only where an edge keeps it (then no sort
+    # is needed): edge {0, 1} keeps its later row's 1.0, not 5.0; as arcs, 0 -> 1
+    # keeps 5.0.
+    src, dst, values = np.array([0, 2, 1]), np.array([1, 3, 0]), np.array([5.0, 3.0, 1.0])
+    assert max_edge_value(src, dst, 4, values, directed=False, unique=False) == 3.0
+    assert max_edge_value(src, dst, 4, values, directed=True, unique=False) == 5.0
+
+
 def test_max_edge_value_of_unique_rows_and_of_no_rows():
     values = np.array([0.5, -1.0, 2.0])
     assert max_edge_value(np.arange(3), np.arange(1, 4), 4, values, directed=False, unique=True) == 2.0

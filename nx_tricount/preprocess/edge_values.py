@@ -60,15 +60,44 @@ def max_edge_value(src, dst, n, values, *, directed, unique):
         same = (src == u) & (dst == v)
         if not directed:
             same |= (src == v) & (dst == u)
-        last = src.size - 1 - int(xp.argmax(same[::-1]))
+        last = _last_true(same)
         first_value = float(values[last])
-        hi = dst if directed else xp.maximum(src, dst)
-        # A self-loop's key is a real key here: it stays among the edges.
-        _, edge_values = unique_keys(ops_for(src).packed_keys(lower, hi, n), values)
     if first_value != first_value:  # NaN first: nothing is greater
         return first_value
+    if not unique:
+        hi = dst if directed else xp.maximum(src, dst)
+        largest = _largest_kept(lower, hi, values)
+        if largest is not None:
+            return largest
+        # A self-loop's key is a real key here: it stays among the edges.
+        _, edge_values = unique_keys(ops_for(src).packed_keys(lower, hi, n), values)
     numbers = edge_values[~xp.isnan(edge_values)]
     return float(numbers.max())  # the first value is a number, so numbers is not empty
+
+
+def _last_true(mask):
+    """Position of the last True of ``mask``, which has one."""
+    xp = module_of(mask)
+    # CuPy's argmax of a reversed view is a strided reduction: 51 ms over R-MAT 22's
+    # 67M rows on an H100, against 0.5 ms for a copy's.
+    backwards = mask[::-1] if xp is np else xp.ascontiguousarray(mask[::-1])
+    return mask.size - 1 - int(xp.argmax(backwards))
+
+
+def _largest_kept(lower, upper, values):
+    """The largest number among the rows' values if an edge keeps it, else None.
+
+    An edge keeps the value of its last row. Where no later row repeats the edge
+    of the last row holding the largest value, that edge keeps it, and no edge
+    keeps more: a few passes over the rows instead of sorting them (R-MAT 22's
+    67M rows on an H100: 17 ms). Otherwise the caller sorts.
+    """
+    xp = module_of(values)
+    largest = float(xp.nanmax(values))  # some value is a number (the first edge's)
+    held = values == largest
+    at = _last_true(held)
+    repeated = (lower[at + 1 :] == lower[at]) & (upper[at + 1 :] == upper[at])
+    return None if bool(repeated.any()) else largest
 
 
 class ArcPairs(NamedTuple):

@@ -17,7 +17,10 @@ from .algorithms.wedge_layout import rectangle_bytes
 from .config import memory_bytes
 from .preprocess.partition import task_arcs
 
-__all__ = ["Spread", "UNREAD_LIMIT_BYTES", "decide", "whole_bytes", "split_bytes", "task_bytes", "task_graph_bytes", "largest_task_bytes"]
+__all__ = [
+    "Spread", "UNREAD_LIMIT_BYTES", "decide", "whole_bytes", "split_bytes", "task_bytes", "task_graph_bytes",
+    "largest_task_bytes",
+]
 
 #: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
 #: whole in a pool of 52 GiB (52 a row); R-MAT 22 and 23 left pools of 91–95 a

@@ -203,8 +203,9 @@ def test_total_beyond_32_bits(algorithm):
 def test_merge_inline_layout(orientation, ordering):
     # Merge's total reads each vertex's out-degree at its head h(v) = indptr[v] + v,
     # followed by the heads of its out-neighbours; made once per Prepared.
+    cp = _cupy()
     src, dst, n = _graph("grid")
-    p = prepare_undirected(_cupy().asarray(src), _cupy().asarray(dst), n, orientation=orientation, ordering=ordering)
+    p = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering)
     indptr, indices = _host(p.indptr), _host(p.indices)
     head = indptr[:-1] + np.arange(n)
     expected = np.empty(n + p.m, dtype=np.int64)
@@ -226,7 +227,8 @@ def inline_merge(request, monkeypatch):
 
 @pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
 @pytest.mark.parametrize("edges", ["grid", "isolated", "none", "arcs"])
-def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation, ordering, inline_merge):
+def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation, ordering,
+                                                             inline_merge):
     # The inline total against merge.cu's (the one beyond 2**31 positions) and the
     # CPU: isolated vertices and empty rows between full ones, no arcs, and a
     # directed graph's arcs (cycles kept, lists not after v).
@@ -240,8 +242,9 @@ def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation,
             src, dst, n = 3 * src + 1, 3 * dst + 1, 3 * n + 5
         elif edges == "none":
             src, dst = src[:0], dst[:0]
-        cpu = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
-        gpu = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering)
+        settings = dict(orientation=orientation, ordering=ordering)
+        cpu = prepare_undirected(src, dst, n, **settings)
+        gpu = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, **settings)
     inline = count(gpu, "merge", "total", "gpu").total
     assert (inline > 0) == (edges != "none")
     assert merge.INLINE_LAYOUT in gpu.derived
@@ -255,7 +258,8 @@ def test_merge_total_on_the_inline_layout_of_data_graphs(name, inline_merge):
     src, dst, n = _graph(name)
     expected = int(manifest()[name]["triangles"])
     for orientation, ordering in PREPROCESSING:
-        p = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering)
+        settings = dict(orientation=orientation, ordering=ordering)
+        p = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, **settings)
         assert count(p, "merge", "total", "gpu").total == expected
 
 
@@ -266,7 +270,8 @@ def test_merge_total_takes_the_inline_layout_from_its_size():
     small = prepare_undirected(src[:5000], dst[:5000], 1 << 17, orientation="degree", ordering="none")
     assert large.m >= merge.INLINE_MIN_ARCS > small.m
     for p in (large, small):
-        assert count(p, "merge", "total", "gpu").total == count(p, "merge", "per_edge", "gpu").per_edge.sum() // 3
+        per_edge = count(p, "merge", "per_edge", "gpu").per_edge
+        assert count(p, "merge", "total", "gpu").total == int(per_edge.sum()) // 3
     assert merge.INLINE_LAYOUT in large.derived and merge.INLINE_LAYOUT not in small.derived
 
 

@@ -22,7 +22,9 @@ from nx_tricount.generators import rmat_edges
 from nx_tricount.plan import Plan
 from nx_tricount.preprocess import STREAMED, prepare_arcs, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import VertexClasses, counted_tasks, split, task_graph
-from nx_tricount.scale_out import UNREAD_LIMIT_BYTES, WHOLE_BYTES_PER_ROW, Spread, decide, split_bytes, task_bytes, whole_bytes
+from nx_tricount.scale_out import (
+    UNREAD_LIMIT_BYTES, WHOLE_BYTES_PER_ROW, Spread, decide, split_bytes, task_bytes, whole_bytes,
+)
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
 PREPROCESSING = [("degree", "none"), ("id", "degree"), ("a-direction", "a-order"), ("degree", "collective")]

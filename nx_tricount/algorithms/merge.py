@@ -1,8 +1,9 @@
 """Polak's forward algorithm (polak-forward.md §II): one task per oriented arc
 ``u -> v``, counting ``|N+(u) ∩ N+(v)|`` by a two-pointer merge of the two
 sorted out-neighbour lists. On the arcs of a directed graph as given it counts
-transitive triples ``u->v, u->w, v->w``. On the GPU the total reads an inline
-layout of the CSR, each list beside its length. docs/algorithms.md has the notes.
+transitive triples ``u->v, u->w, v->w``. On the GPU the total of a graph of a
+million arcs or more reads an inline layout of the CSR, each list beside its
+length. docs/algorithms.md has the notes.
 """
 
 import numpy as np
@@ -12,7 +13,10 @@ from ..preprocess.hashed_csr import MERGE_TOTAL
 from .accumulate import credit_triangle
 from .counts import TOTAL
 
-__all__ = ["INLINE_MAX_POSITIONS", "INLINE_MIN_ARCS", "count_cpu", "count_gpu", "inline_layout", "merge_intersection"]
+__all__ = [
+    "INLINE_MAX_POSITIONS", "INLINE_MIN_ARCS", "count_cpu", "count_gpu", "inline_layout",
+    "merge_intersection",
+]
 
 #: Positions of the inline layout (``n + m``) must fit its int32 entries; beyond
 #: them the total reads the CSR as the other modes do.

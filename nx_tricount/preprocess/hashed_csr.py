@@ -123,8 +123,8 @@ def prepare_hashed(src, dst, n, *, merge_total=False):
         # Every row gives at most one arc: `rows` threads cover them, m read on the GPU.
         total = zeroed[slots + 2 * n + 2 : slots + 2 * n + 3]
         merge = runtime.function("merge.cu", "merge_total_unread", vid=np.int32)
-        args = (indptr, indices, arc_rows, np.int64(n), np.int32(0), runtime.kernel_values(None, False), total)
-        runtime.launch(merge, rows, args)
+        no_values = runtime.kernel_values(None, False)
+        runtime.launch(merge, rows, (indptr, indices, arc_rows, np.int64(n), np.int32(0), no_values, total))
     m, pair_sum, triangles = zeroed[slots + 2 * n : slots + 2 * n + 3].get().tolist()
     prepared = Prepared(
         n, indptr, indices[:m], arc_rows[:m], None, None, degree, "degree", "none", False

@@ -1,9 +1,9 @@
 """Polak's forward algorithm (polak-forward.md §II): one task per oriented arc
 ``u -> v``, counting ``|N+(u) ∩ N+(v)|`` by a two-pointer merge of the two
 sorted out-neighbour lists. On the arcs of a directed graph as given it counts
-transitive triples ``u->v, u->w, v->w``. On the GPU the total of a graph of a
-million arcs or more reads an inline layout of the CSR, each list beside its
-length. docs/algorithms.md has the notes.
+transitive triples ``u->v, u->w, v->w``. On the GPU the total of a graph of
+four million arcs or more reads an inline layout of the CSR, each list beside
+its length. docs/algorithms.md has the notes.
 """
 
 import numpy as np
@@ -22,9 +22,11 @@ __all__ = [
 #: them the total reads the CSR as the other modes do.
 INLINE_MAX_POSITIONS = 2**31
 
-#: Fewest arcs whose total reads the inline layout: below them the kernel takes a
-#: few microseconds, and making the layout (a launch and a read) costs more.
-INLINE_MIN_ARCS = 1 << 20
+#: Fewest arcs whose total reads the inline layout. Making it (a launch, a gather
+#: of ``indptr[v]`` per arc and a read) costs a fresh graph about what the kernel
+#: saves on BA 2M×10 (0.3 ms), and more on smaller ones: on the grid (2M arcs)
+#: 0.17 ms for 4 µs of kernel (docs/benchmarks.md, "merge: the inline layout").
+INLINE_MIN_ARCS = 1 << 22
 
 #: Largest out-degree up to which an id-oriented graph's merges are short and
 #: even enough for a grid-stride loop (:data:`INLINE_WAVES`); other graphs take

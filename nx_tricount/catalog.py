@@ -162,7 +162,8 @@ SCALE_OUT = {
     "memory_limit": (
         None,
         "bytes a count may take on its device: an int, or a string such as '20GB' or "
-        "'512MiB'; None: the free GPU memory (no limit on the CPU)",
+        "'512MiB'; None: the free GPU memory (not read for a count of at most 16 MiB; "
+        "no limit on the CPU)",
     ),
     "devices": (
         "auto",

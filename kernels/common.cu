@@ -101,6 +101,35 @@ __device__ __forceinline__ long long block_inclusive_sum(long long value,
     return warp > 0 ? value + warp_totals[warp - 1] : value;
 }
 
+// Walk the sorted a[i:i_end) and a[j:j_end) together (a two-pointer merge) and call
+// on_common(i, j, x) at each value x the two share; returns how many they share (the
+// merge, transitive and inline merge kernels).
+template <typename T, typename Pos, typename OnCommon>
+__device__ __forceinline__ unsigned merge_common(const T* __restrict__ a, Pos i, Pos i_end,
+                                                 Pos j, Pos j_end, OnCommon on_common) {
+    unsigned found = 0;
+    if (i < i_end && j < j_end) {
+        T x = a[i];
+        T y = a[j];
+        while (true) {
+            if (x < y) {
+                if (++i == i_end) break;
+                x = a[i];
+            } else if (x > y) {
+                if (++j == j_end) break;
+                y = a[j];
+            } else {
+                on_common(i, j, x);
+                ++found;
+                if (++i == i_end || ++j == j_end) break;
+                x = a[i];
+                y = a[j];
+            }
+        }
+    }
+    return found;
+}
+
 // Add every thread's value into *total, with one atomic per block. All threads of
 // the block must call it.
 __device__ void block_add(u64* total, u64 value) {

@@ -9,28 +9,10 @@ struct Merge {
     template <int MODE>
     static __device__ __forceinline__ unsigned count(ARC_INTERSECTION) {
         ArcLists lists = arc_lists(indptr, e, u, v, ascending);
-        long long i = lists.i, i_end = lists.i_end, j = lists.j, j_end = lists.j_end;
-        unsigned found = 0;
-        if (i < i_end && j < j_end) {
-            VID a = indices[i];
-            VID b = indices[j];
-            while (true) {
-                if (a < b) {
-                    if (++i == i_end) break;
-                    a = indices[i];
-                } else if (a > b) {
-                    if (++j == j_end) break;
-                    b = indices[j];
-                } else {
-                    credit_third<MODE>(out, values, e, i, j, u, v, a);
-                    ++found;
-                    if (++i == i_end || ++j == j_end) break;
-                    a = indices[i];
-                    b = indices[j];
-                }
-            }
-        }
-        return found;
+        return merge_common(indices, lists.i, lists.i_end, lists.j, lists.j_end,
+                            [&](long long i, long long j, VID a) {
+                                credit_third<MODE>(out, values, e, i, j, u, v, a);
+                            });
     }
 };
 

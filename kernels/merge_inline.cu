@@ -28,31 +28,6 @@ extern "C" __global__ void merge_inline_layout(const long long* __restrict__ ind
     if (i < n) layout[indptr[i] + i] = (int)(indptr[i + 1] - indptr[i]);
 }
 
-// |layout[i:i_end) ∩ layout[j:j_end)| by a two-pointer merge.
-__device__ __forceinline__ unsigned merge_heads(const int* __restrict__ layout, int i, int i_end,
-                                                int j, int j_end) {
-    unsigned found = 0;
-    if (i < i_end && j < j_end) {
-        int a = layout[i];
-        int b = layout[j];
-        while (true) {
-            if (a < b) {
-                if (++i == i_end) break;
-                a = layout[i];
-            } else if (a > b) {
-                if (++j == j_end) break;
-                b = layout[j];
-            } else {
-                ++found;
-                if (++i == i_end || ++j == j_end) break;
-                a = layout[i];
-                b = layout[j];
-            }
-        }
-    }
-    return found;
-}
-
 // The total: a thread takes arcs e, e + stride, ... With every arc going to a
 // higher id (ascending = 1), the common out-neighbours lie after v in N+(u), and
 // u's last arc has none: its target's list is not read.
@@ -70,7 +45,8 @@ extern "C" __global__ void merge_inline_total(const int* __restrict__ layout,
         int i = ascending ? arc + 1 : head + 1;
         if (i == end) continue;
         int target = layout[arc];
-        found += merge_heads(layout, i, end, target + 1, target + 1 + layout[target]);
+        found += merge_common(layout, i, end, target + 1, target + 1 + layout[target],
+                              [](int, int, int) {});
     }
     block_add((u64*)out, found);
 }

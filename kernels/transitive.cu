@@ -27,26 +27,11 @@ extern "C" __global__ void transitive_total(const long long* indptr, const VID* 
         VID u = rows[e];
         VID v = indices[e];
         ArcLists lists = arc_lists(indptr, e, u, v, ascending);
-        long long i = lists.i, i_end = lists.i_end, j = lists.j, j_end = lists.j_end;
         long long uv = states[e];
-        if (i < i_end && j < j_end) {
-            VID a = indices[i];
-            VID b = indices[j];
-            while (true) {
-                if (a < b) {
-                    if (++i == i_end) break;
-                    a = indices[i];
-                } else if (a > b) {
-                    if (++j == j_end) break;
-                    b = indices[j];
-                } else {
-                    found += transitive_triples(uv, states[i], states[j]);
-                    if (++i == i_end || ++j == j_end) break;
-                    a = indices[i];
-                    b = indices[j];
-                }
-            }
-        }
+        merge_common(indices, lists.i, lists.i_end, lists.j, lists.j_end,
+                     [&](long long i, long long j, VID) {
+                         found += transitive_triples(uv, states[i], states[j]);
+                     });
     }
     block_add(total, found);
 }

@@ -32,6 +32,10 @@
 // arc instead of one per triangle from every multiprocessor at once.
 #include "common.cu"
 
+#ifndef EID
+#define EID long long  // CSR position: unsigned int when m < 2^31 (fewer registers)
+#endif
+
 struct Table {
     int* lens;         // shared: entries tried per bucket (> levels: it overflowed)
     VID* cached;       // shared: levels [0, cached_levels), level-major
@@ -91,17 +95,17 @@ __device__ __forceinline__ int table_find(const Table& t, VID w) {
 // it steps s forward instead of searching for it.
 struct Walk {
     int s;
-    long long end;    // prefix[s]
-    long long shift;  // firsts[s] - prefix[s - 1]
+    EID end;    // prefix[s]
+    EID shift;  // firsts[s] - prefix[s - 1] (modulo 2^32 when EID is unsigned)
 };
 
-__device__ __forceinline__ Walk walk_start(const long long* prefix, const long long* firsts) {
+__device__ __forceinline__ Walk walk_start(const EID* prefix, const EID* firsts) {
     return Walk{0, prefix[0], firsts[0]};
 }
 
 // The CSR position of entry idx, moving `walk` to its list.
-__device__ __forceinline__ long long walk_to(Walk& walk, const long long* prefix,
-                                             const long long* firsts, long long idx) {
+__device__ __forceinline__ EID walk_to(Walk& walk, const EID* prefix, const EID* firsts,
+                                       EID idx) {
     while (idx >= walk.end) {
         ++walk.s;
         walk.shift = firsts[walk.s] - walk.end;
@@ -118,8 +122,8 @@ __device__ __forceinline__ long long walk_to(Walk& walk, const long long* prefix
 // w's go to the task's pairs `terms` at their positions in N+(u) (flush_terms).
 template <int MODE>
 __device__ __forceinline__ unsigned lookup(const Table& t, const VID* __restrict__ indices,
-                                           long long u_first, VID u, long long uv, VID v,
-                                           long long vw, bool active,
+                                           EID u_first, VID u, EID uv, VID v, EID vw,
+                                           bool active,
                                            const WEIGHT* __restrict__ values, void* out,
                                            WEIGHT* terms, WEIGHT& base_sum,
                                            WEIGHT& base_error) {
@@ -154,18 +158,18 @@ __device__ __forceinline__ unsigned lookup(const Table& t, const VID* __restrict
 // (block) calls it together.
 template <int MODE>
 __device__ __forceinline__ unsigned walk_tile(const Table& t, const VID* __restrict__ indices,
-                                              long long u_first, VID u, long long tile_arc,
-                                              const long long* prefix, const long long* firsts,
-                                              const VID* middles, long long work, int first,
+                                              EID u_first, VID u, EID tile_arc,
+                                              const EID* prefix, const EID* firsts,
+                                              const VID* middles, EID work, int first,
                                               int step, const WEIGHT* __restrict__ values,
                                               void* out, WEIGHT* terms, WEIGHT& base_sum,
                                               WEIGHT& base_error) {
     unsigned found = 0;
     Walk walk = walk_start(prefix, firsts);
-    for (long long round = 0; round < work; round += step) {
-        long long idx = round + first;
+    for (EID round = 0; round < work; round += step) {
+        EID idx = round + first;
         bool active = idx < work;
-        long long vw = active ? walk_to(walk, prefix, firsts, idx) : 0;
+        EID vw = active ? walk_to(walk, prefix, firsts, idx) : 0;
         VID v = (MODE == MODE_TOTAL || !active) ? 0 : middles[walk.s];
         found += lookup<MODE>(t, indices, u_first, u, tile_arc + walk.s, v, vw, active, values,
                               out, terms, base_sum, base_error);
@@ -194,9 +198,9 @@ __device__ __forceinline__ void credit_base(void* out, VID u, unsigned found, WE
 // The pairs were written by atomics in L2, so they are read past L1 (__ldcg). Every
 // thread of the task calls it, after a barrier that follows the task's lookups.
 __device__ __forceinline__ void flush_terms(WEIGHT* terms, const VID* __restrict__ indices,
-                                            long long first, long long count, int lane,
-                                            int step, void* out) {
-    for (long long p = lane; p < count; p += step) {
+                                            EID first, EID count, int lane, int step,
+                                            void* out) {
+    for (EID p = lane; p < count; p += step) {
         WEIGHT sum = __ldcg(terms + 2 * p), error = __ldcg(terms + 2 * p + 1);
         if (sum == 0 && error == 0) continue;
         VID w = indices[first + p];
@@ -209,7 +213,7 @@ __device__ __forceinline__ void flush_terms(WEIGHT* terms, const VID* __restrict
 
 // Shared-memory bytes of one warp's task in the warp phase (8-byte aligned).
 __device__ __forceinline__ int warp_shared_bytes(int buckets, int cached_levels) {
-    int bytes = 64 * sizeof(long long) + buckets * sizeof(int) +
+    int bytes = 64 * sizeof(EID) + buckets * sizeof(int) +
                 (32 + cached_levels * buckets) * sizeof(VID);
     return (bytes + 7) / 8 * 8;
 }
@@ -234,8 +238,8 @@ __device__ u64 block_phase(const long long* __restrict__ indptr, const VID* __re
     __shared__ long long claimed;
     __shared__ long long warp_totals[32];
     const int width_max = blockDim.x;
-    long long* prefix = (long long*)shared;
-    long long* firsts = prefix + width_max;
+    EID* prefix = (EID*)shared;
+    EID* firsts = prefix + width_max;
     int* lens = (int*)(firsts + width_max);
     VID* middles = (VID*)(lens + buckets);
     Table t{lens, middles + width_max, spill, positions, buckets, levels, cached_levels};
@@ -248,28 +252,28 @@ __device__ u64 block_phase(const long long* __restrict__ indptr, const VID* __re
         __syncthreads();  // everyone has read `claimed` before it is claimed again
         if (task >= count) break;
         VID u = vertices[task];
-        long long start = indptr[u], end = indptr[u + 1];
+        EID start = (EID)indptr[u], end = (EID)indptr[u + 1];
         for (int b = threadIdx.x; b < buckets; b += blockDim.x) lens[b] = 0;
         __syncthreads();
-        for (long long e = start + threadIdx.x; e < end; e += blockDim.x) {
+        for (EID e = start + threadIdx.x; e < end; e += blockDim.x) {
             table_insert(t, indices[e], (int)(e - start));
         }
         __syncthreads();
         unsigned found = 0;
         WEIGHT base_sum = 0, base_error = 0;
-        for (long long tile = start; tile < end; tile += width_max) {
-            long long e = tile + threadIdx.x;
+        for (EID tile = start; tile < end; tile += width_max) {
+            EID e = tile + threadIdx.x;
             long long degree = 0;
             if (e < end) {
                 VID v = indices[e];
                 middles[threadIdx.x] = v;
-                firsts[threadIdx.x] = indptr[v];
-                degree = indptr[v + 1] - firsts[threadIdx.x];
+                firsts[threadIdx.x] = (EID)indptr[v];
+                degree = indptr[v + 1] - indptr[v];
             }
-            prefix[threadIdx.x] = block_inclusive_sum(degree, warp_totals);
-            int width = (int)min(end - tile, (long long)width_max);
+            prefix[threadIdx.x] = (EID)block_inclusive_sum(degree, warp_totals);
+            int width = (int)min((long long)(end - tile), (long long)width_max);
             __syncthreads();
-            long long work = prefix[width - 1];
+            EID work = prefix[width - 1];
             found += walk_tile<MODE>(t, indices, start, u, tile, prefix, firsts, middles, work,
                                      threadIdx.x, blockDim.x, values, out, terms, base_sum,
                                      base_error);
@@ -297,8 +301,8 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
                           long long terms_stride, char* shared) {
     const int warp = threadIdx.x >> 5;
     const unsigned lane = lane_id();
-    long long* prefix = (long long*)(shared + warp * warp_shared_bytes(buckets, cached_levels));
-    long long* firsts = prefix + 32;
+    EID* prefix = (EID*)(shared + warp * warp_shared_bytes(buckets, cached_levels));
+    EID* firsts = prefix + 32;
     int* lens = (int*)(firsts + 32);
     VID* middles = (VID*)(lens + buckets);
     Table t{lens, middles + 32, spill + warp * buckets * (levels - cached_levels),
@@ -313,28 +317,28 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
         long long last = min(first + chunk, count);
         for (long long task = first; task < last; ++task) {
             VID u = vertices[task];
-            long long start = indptr[u], end = indptr[u + 1];
+            EID start = (EID)indptr[u], end = (EID)indptr[u + 1];
             for (int b = lane; b < buckets; b += 32) lens[b] = 0;
             __syncwarp();
-            for (long long e = start + lane; e < end; e += 32) {
+            for (EID e = start + lane; e < end; e += 32) {
                 table_insert(t, indices[e], (int)(e - start));
             }
             __syncwarp();
             unsigned found = 0;
             WEIGHT base_sum = 0, base_error = 0;
-            for (long long tile = start; tile < end; tile += 32) {
-                long long e = tile + lane;
-                long long degree = 0;
+            for (EID tile = start; tile < end; tile += 32) {
+                EID e = tile + lane;
+                EID degree = 0;
                 if (e < end) {
                     VID v = indices[e];
                     middles[lane] = v;
-                    firsts[lane] = indptr[v];
-                    degree = indptr[v + 1] - firsts[lane];
+                    firsts[lane] = (EID)indptr[v];
+                    degree = (EID)(indptr[v + 1] - indptr[v]);
                 }
                 degree = warp_inclusive_sum(degree);
                 prefix[lane] = degree;
-                int width = (int)min(end - tile, 32ll);
-                long long work = __shfl_sync(FULL_MASK, degree, width - 1);
+                int width = (int)min((long long)(end - tile), 32ll);
+                EID work = __shfl_sync(FULL_MASK, degree, width - 1);
                 __syncwarp();
                 found += walk_tile<MODE>(t, indices, start, u, tile, prefix, firsts, middles,
                                          work, lane, 32, values, out, terms, base_sum,

@@ -17,7 +17,7 @@ VARIANTS = {
     "merge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
     "merge_inline.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
     "bitmap.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
-    "hash.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
+    "hash.cu": [[], ["-DEID=unsigned int"], ["-DVID=long long", "-DWEIGHT=long long"]],
     "csr.cu": [[], ["-DVID=long long"]],
     "sample.cu": [[], ["-DVID=long long"]],
     "hashed_csr.cu": [[], ["-DVID=long long"]],

@@ -22,8 +22,10 @@ __all__ = ["count_cpu", "count_gpu"]
 CHUNK = 64
 
 #: Out-degree above which a vertex is the task of a whole block rather than of one
-#: warp (TRUST §4.3 found 100 best), the default of :func:`count_gpu`.
-BLOCK_DEGREE = 100
+#: warp, the default of :func:`count_gpu`. TRUST §4.3 found 100 best; here 32 is as
+#: fast or faster in every mode, and 9% faster for weighted sums on R-MAT 22
+#: (measured: docs/benchmarks.md, 'hash: warp buckets, heavy tasks and cached levels').
+BLOCK_DEGREE = 32
 
 #: Threads per block of the GPU kernel: eight warps, and the width of a block's tile
 #: of out-neighbours in the virtual combination.
@@ -160,7 +162,7 @@ def _task_lists(prepared, block_degree):
     return p.derived[key]
 
 
-def _block_table(largest, vid_bytes):
+def _block_table(largest, vid_bytes, eid_bytes):
     """``(buckets, levels, cached)`` of a block's table for out-degrees up to ``largest``:
     about one bucket per two entries, enough levels that the table holds ``largest``
     entries, and as many cached levels as :data:`BLOCK_TABLE_BYTES` allows."""
@@ -168,14 +170,14 @@ def _block_table(largest, vid_bytes):
     while buckets < MAX_BUCKETS and 2 * buckets < largest:
         buckets *= 2
     levels = max(MIN_LEVELS, -(-largest // buckets))
-    tile = GPU_THREADS * (16 + vid_bytes)  # prefix, firsts and middles of a tile
+    tile = GPU_THREADS * (2 * eid_bytes + vid_bytes)  # prefix, firsts and middles of a tile
     room = (BLOCK_TABLE_BYTES - tile - 4 * buckets) // (buckets * vid_bytes)
     return buckets, levels, max(1, min(CACHED_LEVELS, room))
 
 
-def _warp_shared_bytes(buckets, cached, vid_bytes):
+def _warp_shared_bytes(buckets, cached, vid_bytes, eid_bytes):
     """Shared memory of one warp's task (as ``warp_shared_bytes`` in the kernel)."""
-    return -(-(64 * 8 + buckets * 4 + (32 + cached * buckets) * vid_bytes) // 8) * 8
+    return -(-(64 * eid_bytes + buckets * 4 + (32 + cached * buckets) * vid_bytes) // 8) * 8
 
 
 def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=None):
@@ -210,22 +212,30 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     if warp_buckets not in [2**k for k in range(5, 11)]:
         raise ValueError(f"warp_buckets must be a power of two from 32 to 1024, got {warp_buckets}")
     vid_bytes = np.dtype(p.indices.dtype).itemsize
+    # CSR positions in 32 bits where every sum of two fits: fewer registers, so fewer
+    # spills at the 32 registers a thread of a heavy graph gets.
+    eid = np.uint32 if p.m < 2**31 else np.int64
+    eid_bytes = np.dtype(eid).itemsize
     runtime.check_memory(runtime.output_bytes(p, mode) + 2 * vid_bytes * p.n, f"the {mode} output and task lists")
     with runtime.cuda_errors("preparing the hash count"):
         large, small, largest, entries = _task_lists(p, block_degree)
     heavy = entries >= HEAVY_TASK * max(1, large.size + small.size)
-    buckets, block_levels, block_cached = _block_table(max(largest, block_degree), vid_bytes)
+    buckets, block_levels, block_cached = _block_table(
+        max(largest, block_degree), vid_bytes, eid_bytes
+    )
     warp_levels = max(MIN_LEVELS, -(-block_degree // warp_buckets))
     warp_cached = min(WARP_CACHED_LEVELS, warp_levels)
     warps = GPU_THREADS // 32
-    block_bytes = GPU_THREADS * (16 + vid_bytes) + buckets * (4 + block_cached * vid_bytes)
-    shared = max(block_bytes, warps * _warp_shared_bytes(warp_buckets, warp_cached, vid_bytes))
+    tile_bytes = GPU_THREADS * (2 * eid_bytes + vid_bytes)
+    block_bytes = tile_bytes + buckets * (4 + block_cached * vid_bytes)
+    warp_bytes = _warp_shared_bytes(warp_buckets, warp_cached, vid_bytes, eid_bytes)
+    shared = max(block_bytes, warps * warp_bytes)
 
     out, weighted = runtime.output(p, mode)
     weight = p.values.dtype if weighted else np.float64
     kernel = runtime.function(
         "hash.cu", runtime.entry("hash", mode, weighted), vid=p.indices.dtype, weight=weight,
-        defines={"HASH_MIN_BLOCKS": 8 if heavy else 4},
+        eid=eid, defines={"HASH_MIN_BLOCKS": 8 if heavy else 4},
     )
     grid = min(runtime.resident_blocks(kernel, shared, GPU_THREADS), max(1, large.size + -(-small.size // warps)))
     if chunk is None:

@@ -20,8 +20,7 @@ __all__ = [
     "GPUMemoryError", "GPUKernelError", "THREADS", "count", "function", "entry", "launch",
     "resident_blocks", "output", "output_bytes", "kernel_values", "finish", "check_memory",
     "free_memory", "cuda_errors", "compile_options", "sources_digest", "gpu_failures",
-    "kernel_timer", "kernel_ms", "PendingCount",
-]
+    "kernel_timer", "kernel_ms", "PendingCount", "is_weighted"]
 
 #: Threads per block of every kernel: 8 warps keeps the per-block reduction short
 #: and leaves room for several blocks per multiprocessor.
@@ -309,7 +308,7 @@ def output(prepared, mode):
     """
     import cupy
 
-    weighted = _weighted(prepared, mode)
+    weighted = is_weighted(prepared, mode)
     if mode == "total":
         return cupy.zeros(1, dtype=np.uint64), False
     if weighted:
@@ -322,7 +321,8 @@ def output(prepared, mode):
     return cupy.zeros(length, dtype=np.int64), False
 
 
-def _weighted(prepared, mode):
+def is_weighted(prepared, mode):
+    """Whether ``mode`` on ``prepared`` sums arc-value products (weighted per node)."""
     return prepared.values is not None and mode == "per_node"
 
 
@@ -330,7 +330,7 @@ def output_bytes(prepared, mode):
     """Bytes of :func:`output` for ``mode`` (for :func:`check_memory`)."""
     if mode == "total":
         return 8
-    if _weighted(prepared, mode):
+    if is_weighted(prepared, mode):
         return 16 * prepared.n
     return 8 * (prepared.m if mode == "per_edge" else prepared.n)
 

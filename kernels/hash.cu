@@ -122,8 +122,7 @@ __device__ __forceinline__ EID walk_to(Walk& walk, const EID* prefix, const EID*
 // w's go to the task's pairs `terms` at their positions in N+(u) (flush_terms).
 template <int MODE>
 __device__ __forceinline__ unsigned lookup(const Table& t, const VID* __restrict__ indices,
-                                           EID u_first, VID u, EID uv, VID v, EID vw,
-                                           bool active,
+                                           EID u_first, EID uv, VID v, EID vw, bool active,
                                            const WEIGHT* __restrict__ values, void* out,
                                            WEIGHT* terms, WEIGHT& base_sum,
                                            WEIGHT& base_error) {
@@ -158,7 +157,7 @@ __device__ __forceinline__ unsigned lookup(const Table& t, const VID* __restrict
 // (block) calls it together.
 template <int MODE>
 __device__ __forceinline__ unsigned walk_tile(const Table& t, const VID* __restrict__ indices,
-                                              EID u_first, VID u, EID tile_arc,
+                                              EID u_first, EID tile_arc,
                                               const EID* prefix, const EID* firsts,
                                               const VID* middles, EID work, int first,
                                               int step, const WEIGHT* __restrict__ values,
@@ -171,8 +170,8 @@ __device__ __forceinline__ unsigned walk_tile(const Table& t, const VID* __restr
         bool active = idx < work;
         EID vw = active ? walk_to(walk, prefix, firsts, idx) : 0;
         VID v = (MODE == MODE_TOTAL || !active) ? 0 : middles[walk.s];
-        found += lookup<MODE>(t, indices, u_first, u, tile_arc + walk.s, v, vw, active, values,
-                              out, terms, base_sum, base_error);
+        found += lookup<MODE>(t, indices, u_first, tile_arc + walk.s, v, vw, active, values, out,
+                              terms, base_sum, base_error);
     }
     return found;
 }
@@ -274,7 +273,7 @@ __device__ u64 block_phase(const long long* __restrict__ indptr, const VID* __re
             int width = (int)min((long long)(end - tile), (long long)width_max);
             __syncthreads();
             EID work = prefix[width - 1];
-            found += walk_tile<MODE>(t, indices, start, u, tile, prefix, firsts, middles, work,
+            found += walk_tile<MODE>(t, indices, start, tile, prefix, firsts, middles, work,
                                      threadIdx.x, blockDim.x, values, out, terms, base_sum,
                                      base_error);
             __syncthreads();
@@ -340,7 +339,7 @@ __device__ u64 warp_phase(const long long* __restrict__ indptr, const VID* __res
                 int width = (int)min((long long)(end - tile), 32ll);
                 EID work = __shfl_sync(FULL_MASK, degree, width - 1);
                 __syncwarp();
-                found += walk_tile<MODE>(t, indices, start, u, tile, prefix, firsts, middles,
+                found += walk_tile<MODE>(t, indices, start, tile, prefix, firsts, middles,
                                          work, lane, 32, values, out, terms, base_sum,
                                          base_error);
                 __syncwarp();

@@ -17,12 +17,3 @@ struct Merge {
 };
 
 ARC_ENTRIES(merge, Merge)
-
-// The total of a CSR whose arc count, indptr[n], the host has not read yet: launched
-// over at least that many threads (a small graph's preparation queues it before its
-// one read, nx_tricount/preprocess/hashed_csr.py).
-extern "C" __global__ void merge_total_unread(const long long* indptr, const VID* indices,
-                                              const VID* rows, long long n, int ascending,
-                                              const WEIGHT* values, void* out) {
-    count_arc<MODE_TOTAL, Merge>(indptr, indices, rows, indptr[n], ascending, values, out);
-}

@@ -98,11 +98,8 @@ def sources_digest(directory):
 def compile_options(directory, defines):
     """NVRTC options of a kernel file of ``directory``: C++17, its includes,
     the ``-D`` ``defines`` and the sources' digest (a macro nothing reads)."""
-    return (
-        "-std=c++17",
-        f"-I{directory}",
-        f"-DNX_TRICOUNT_SOURCES_{sources_digest(directory)}",
-    ) + tuple(f"-D{k}={v}" for k, v in defines)
+    digest = f"-DNX_TRICOUNT_SOURCES_{sources_digest(directory)}"
+    return ("-std=c++17", f"-I{directory}", digest) + tuple(f"-D{k}={v}" for k, v in defines)
 
 
 @functools.cache
@@ -112,8 +109,10 @@ def _module(source, device_id, defines):
 
     directory = files("nx_tricount.kernels")
     code = (directory / source).read_text()
+    cooperative = "<cooperative_groups.h>" in code  # grid-wide barriers: every block resident
     with cupy.cuda.Device(device_id):
-        return cupy.RawModule(code=code, options=compile_options(directory, defines))
+        options = compile_options(directory, defines)
+        return cupy.RawModule(code=code, options=options, enable_cooperative_groups=cooperative)
 
 
 def function(source, name, *, vid=np.int32, weight=np.float64, eid=None, defines=None):

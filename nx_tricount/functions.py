@@ -248,7 +248,7 @@ def transitivity(G, *, algorithm=None, orientation=None, ordering=None, device=N
     if G.n == 0:
         return 0
     plan = make_plan(
-        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
+        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device, total=True
     )
     closed, triads = terms.transitivity_sums(G, plan)
     return 0 if closed == 0 else closed / triads

@@ -39,8 +39,10 @@ logger = logging.getLogger("nx_tricount")
 #: 10,000 edge rows 2.4 against 2.3 ms; docs/benchmarks.md, "Small graphs").
 GPU_MIN_ROWS = 10_000
 #: The same for edge rows already in GPU memory, which the GPU prepares without
-#: sorts (H100, whole transitivity: 1,024 rows 0.240 ms on the CPU against 0.267 on
-#: the GPU, 1,777 rows 0.304 against 0.266; docs/benchmarks.md, "Small graphs").
+#: sorts, for counts per node (H100, R-MAT 7, 2,048 rows: triangles 0.365 ms on the
+#: CPU against 0.266 on the GPU, clustering 0.531 against 0.922; docs/benchmarks.md,
+#: "Small graphs"). An undirected total (transitivity) stays on the GPU at any size:
+#: one launch prepares and counts it (karate club 0.189 ms against 0.333).
 GPU_MIN_RESIDENT_ROWS = 1_500
 #: On the GPU, graphs of fewer edge rows count with merge without a look at their
 #: degrees (docs/benchmarks.md, "auto: the GPU rule").
@@ -144,6 +146,7 @@ def make_plan(
     ordering=None,
     device=None,
     weighted=False,
+    total=False,
     partitions=_CONFIGURED,
     partitioning=_CONFIGURED,
     memory_limit=_CONFIGURED,
@@ -168,6 +171,10 @@ def make_plan(
         (clustering with ``weight``, and every clustering of a directed graph,
         whose arc pairs carry values). On the GPU ``auto`` then avoids wedge,
         whose per-vertex additions on the hubs cost most there.
+    total : bool, optional
+        The count is one total (transitivity), which on an undirected graph's
+        edge rows in GPU memory one launch prepares and counts: ``device="auto"``
+        keeps it on the GPU at any size.
     partitions, partitioning, memory_limit, devices, distributed, progress : optional
         Per-call overrides of the scale-out settings (:mod:`nx_tricount.scale_out`).
 
@@ -221,6 +228,8 @@ def make_plan(
     rows = 0 if G is None else int(G.src.size)
     resident = G is not None and module_of(G.src) is not np
     smallest = GPU_MIN_RESIDENT_ROWS if resident else GPU_MIN_ROWS
+    if resident and total and not G.directed:
+        smallest = 1  # one launch prepares and counts it (GPU_MIN_RESIDENT_ROWS)
     if settings["device"] == "auto" and resolved_device == "gpu" and G is not None and rows < smallest:
         resolved_device = "cpu"
         where = "GPU" if resident else "host"

@@ -173,6 +173,10 @@ def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(monkeypatch):
     few = GPU_MIN_RESIDENT_ROWS - 1
     tiny = nx_tricount.make_plan(from_edges(src[:few], dst[:few]), algorithm="merge")
     assert tiny.device == "cpu" and f"rows in GPU memory (< {GPU_MIN_RESIDENT_ROWS:,})" in str(tiny)
+    # An undirected total (transitivity) stays on the GPU at any size; a directed one does not.
+    assert nx_tricount.make_plan(from_edges(src[:few], dst[:few]), algorithm="merge", total=True).device == "gpu"
+    directed = from_edges(src[:few], dst[:few], directed=True)
+    assert nx_tricount.make_plan(directed, algorithm="merge", total=True).device == "cpu"
 
 
 def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):

@@ -101,16 +101,22 @@ def mean_endpoint_degree(G, device, meanwhile=None):
     on every call and device. Counted on the rows as given (a repeated row and a
     self-loop count at each end). 0.0 without edges.
 
-    ``meanwhile``: a function called before the estimate is queued: on the GPU
-    the caller queues its next work there (the count's deduplication), which the
-    GPU starts while the host queues the estimate, one launch beside it that is
-    read without waiting for that work.
+    ``meanwhile``: a function called after the estimate is queued and before it
+    is read: on the GPU the caller queues its next work there (the count's
+    deduplication), and the estimate, one launch, is read without waiting for it.
     """
     src, dst = G.edges_on(device)
     if src.size == 0:
         return 0.0
-    total = ops_for(src).sampled_degree_sum(src, dst, ENDPOINT_SAMPLES, meanwhile)
-    return total() / ENDPOINT_SAMPLES
+    total = ops_for(src).sampled_degree_sum(src, dst, ENDPOINT_SAMPLES)
+    try:
+        if meanwhile is not None:
+            meanwhile()
+    finally:
+        # Read even when meanwhile fails: on the GPU the launch writes to pinned memory
+        # that the reader keeps alive until it has run.
+        value = total()
+    return value / ENDPOINT_SAMPLES
 
 
 def oriented_csr(G, orientation, ordering, device, weight=None, *, merge_total=False):

@@ -168,16 +168,13 @@ def _side_stream(device_id):
         return cupy.cuda.Stream(non_blocking=True)
 
 
-def sampled_degree_sum(src, dst, samples, meanwhile=None):
+def sampled_degree_sum(src, dst, samples):
     """:func:`.host_ops.sampled_degree_sum` in one launch (``kernels/sample.cu``) on
-    a stream of its own, beside the current stream's work. Each block writes its
-    sum to pinned host memory, which the kernel reaches directly (unified
+    a stream of its own, beside the current stream's later work. Each block writes
+    its sum to pinned host memory, which the kernel reaches directly (unified
     addressing): the function it returns waits for that launch alone and adds the
     blocks' sums, so the work queued on the current stream meanwhile is not waited
-    for, and no zeroed sum or copy costs host time. ``meanwhile`` is called before
-    the launch is queued (it queues the current stream's next work, which the GPU
-    then starts while the host queues the estimate), after the rows' readiness is
-    recorded."""
+    for, and no zeroed sum or copy costs host time."""
     import cupy
 
     from .. import runtime
@@ -186,11 +183,8 @@ def sampled_degree_sum(src, dst, samples, meanwhile=None):
         raise ValueError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
     if src.dtype != dst.dtype or src.dtype not in (np.int32, np.int64):
         src, dst = src.astype(np.int64), dst.astype(np.int64)
-    ready = cupy.cuda.get_current_stream().record()  # src and dst are ready
-    if meanwhile is not None:
-        meanwhile()
     side = _side_stream(cupy.cuda.Device().id)
-    side.wait_event(ready)
+    side.wait_event(cupy.cuda.get_current_stream().record())  # src and dst are ready
     kernel = runtime.function("sample.cu", "sampled_degree_sum", vid=src.dtype)
     skip = host_ops.counted_chunk_skip(src.size)
     blocks = min(SAMPLE_BLOCKS, max(1, -(-src.size // (skip * runtime.THREADS))))

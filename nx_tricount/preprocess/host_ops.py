@@ -78,16 +78,13 @@ SAMPLE_CHUNK = 32
 COUNTED_ROWS = 1 << 21
 
 
-def sampled_degree_sum(src, dst, samples, meanwhile=None):
+def sampled_degree_sum(src, dst, samples):
     """The sum, over ``samples`` endpoints drawn from the rows ``src[i] - dst[i]``
     (non-empty), of each one's count among the rows' endpoints: divided by
     ``samples``, an estimate of ``sum(d**2) / sum(d)``. Above
     :data:`COUNTED_ROWS` rows the counts are taken in every k-th chunk of
     :data:`SAMPLE_CHUNK` rows and multiplied by k. Returns a function that
-    returns the sum as an int (the GPU's form reads it later); ``meanwhile``, a
-    function, is called first (the GPU's form queues it before the estimate)."""
-    if meanwhile is not None:
-        meanwhile()
+    returns the sum as an int (the GPU's form reads it later)."""
     rows = _sample_rows(samples, src.size)
     drawn = np.where(np.arange(samples) & 1, dst[rows], src[rows]).astype(np.int64)
     ids, multiplicity = np.unique(drawn, return_counts=True)

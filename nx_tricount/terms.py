@@ -95,9 +95,12 @@ def clustering_coefficients(G, plan, weight, considered):
     nonzero (:func:`clustering_terms` says what ``t`` is; the arguments are its)."""
     with runtime.gpu_failures(plan.device):
         t, denominator = clustering_terms(G, plan, weight, considered)
+        xp = module_of(t)
         nonzero = t != 0
-        ratio = module_of(t).zeros(t.shape, dtype=np.float64)
-        ratio[nonzero] = t[nonzero] / denominator[nonzero]  # CuPy's divide has no where=.
+        # A vertex with a triangle has a nonzero denominator; the others divide by 1
+        # and are set to 0. Elementwise, without a mask's indexing (which waits for
+        # the GPU to count the mask).
+        ratio = xp.where(nonzero, t / xp.where(nonzero, denominator, 1), 0.0)
         return ratio, nonzero
 
 

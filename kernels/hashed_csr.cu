@@ -78,7 +78,7 @@ __device__ __forceinline__ void insert_row(const VID* __restrict__ src, const VI
     }
 }
 
-// The arc from_ -> to of the edge in slot s, if the slot holds one.
+// The arc from -> to of the edge in slot s, if the slot holds one.
 __device__ __forceinline__ bool slot_arc(const u64* __restrict__ table, long long s,
                                          const long long* __restrict__ degree,
                                          long long& from, long long& to) {

@@ -240,9 +240,10 @@ def _properties(device_id):
     return cupy.cuda.runtime.getDeviceProperties(device_id)
 
 
+@functools.cache
 def resident_blocks(kernel, shared_mem, threads=THREADS):
-    """How many blocks of ``kernel`` the GPU runs at once (for a persistent grid),
-    from its registers and shared memory and the multiprocessors' limits."""
+    """How many blocks of ``kernel`` (a handle of one device) the GPU runs at once,
+    from its registers, shared memory and the multiprocessors' limits."""
     import cupy
 
     props = _properties(cupy.cuda.Device().id)

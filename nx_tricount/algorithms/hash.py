@@ -175,9 +175,13 @@ def _block_table(largest, vid_bytes, eid_bytes):
     while buckets < MAX_BUCKETS and 2 * buckets < largest:
         buckets *= 2
     levels = max(MIN_LEVELS, -(-largest // buckets))
-    tile = GPU_THREADS * (2 * eid_bytes + vid_bytes)  # prefix, firsts and middles of a tile
-    room = (BLOCK_TABLE_BYTES - tile - 4 * buckets) // (buckets * vid_bytes)
+    room = (BLOCK_TABLE_BYTES - _tile_bytes(vid_bytes, eid_bytes) - 4 * buckets) // (buckets * vid_bytes)
     return buckets, levels, max(1, min(CACHED_LEVELS, room))
+
+
+def _tile_bytes(vid_bytes, eid_bytes):
+    """Shared memory of a block's tile of arcs: their prefix, firsts and middles."""
+    return GPU_THREADS * (2 * eid_bytes + vid_bytes)
 
 
 def _warp_shared_bytes(buckets, cached, vid_bytes, eid_bytes):
@@ -233,8 +237,7 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     warp_levels = max(MIN_LEVELS, -(-block_degree // warp_buckets))
     warp_cached = min(WARP_CACHED_LEVELS, warp_levels)
     warps = GPU_THREADS // 32
-    tile_bytes = GPU_THREADS * (2 * eid_bytes + vid_bytes)
-    block_bytes = tile_bytes + buckets * (4 + block_cached * vid_bytes)
+    block_bytes = _tile_bytes(vid_bytes, eid_bytes) + buckets * (4 + block_cached * vid_bytes)
     warp_bytes = _warp_shared_bytes(warp_buckets, warp_cached, vid_bytes, eid_bytes)
     shared = max(block_bytes, warps * warp_bytes)
 

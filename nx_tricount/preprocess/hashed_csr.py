@@ -12,8 +12,6 @@ and of ``sum d (d - 1)``. The result is the sorting pipeline's, array for array
 (tests/test_gpu_preprocess.py). See docs/algorithms.md, 'Preprocessing'.
 """
 
-import functools
-
 import numpy as np
 
 from .prepare import Prepared
@@ -88,7 +86,7 @@ def prepare_hashed(src, dst, n, *, merge_total=False):
         src, dst = src.astype(np.int64), dst.astype(np.int64)
     kernel = runtime.function("hashed_csr.cu", "hashed_csr", vid=src.dtype)
     slots = 1 << max(1, (2 * rows - 1).bit_length())  # at least twice the rows
-    blocks = min(_resident_blocks(kernel), -(-max(slots, n) // runtime.THREADS))
+    blocks = min(runtime.resident_blocks(kernel, 0), -(-max(slots, n) // runtime.THREADS))
     # The kernel zeroes and lays out the words (HashedBuffers in the kernel file).
     words = cupy.empty(slots + 2 * n + 3 + blocks + (n + 1) // 2, dtype=np.uint64)
     arcs = cupy.empty(3 * rows, dtype=np.int32)  # rows, unsorted, indices
@@ -105,11 +103,3 @@ def prepare_hashed(src, dst, n, *, merge_total=False):
         prepared.derived[MERGE_TOTAL] = triangles
     return prepared
 
-
-@functools.cache
-def _resident_blocks(kernel):
-    """The blocks of the cooperative kernel the GPU holds at once: its grid-wide
-    barriers need every block resident (looked up once per kernel)."""
-    from .. import runtime
-
-    return runtime.resident_blocks(kernel, 0)

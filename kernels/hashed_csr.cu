@@ -27,7 +27,7 @@
 // The words of the zeroed buffer `words` (u64), in this order:
 //   table[slots], degree[n], indptr[n + 1], pair_sum, triangles, block_sums[gridDim.x],
 //   then the cursors: n unsigned in (n + 1) / 2 words.
-// indptr[n] (the arcs), pair_sum and triangles are adjacent: the host reads the three.
+// indptr[n] (the arcs), pair_sum and triangles go to the host's pinned `totals`.
 struct HashedBuffers {
     u64* table;
     long long* degree;
@@ -50,6 +50,16 @@ __device__ __forceinline__ HashedBuffers hashed_buffers(u64* words, long long sl
     b.cursor = (unsigned*)(b.block_sums + gridDim.x);
     b.words = slots + 2 * n + 3 + gridDim.x + (n + 1) / 2;
     return b;
+}
+
+// A grid-wide barrier; a grid of one block needs only the block's own, which
+// costs a fraction of the grid's (atomics and fences in global memory).
+__device__ __forceinline__ void barrier(cooperative_groups::grid_group& grid) {
+    if (gridDim.x == 1) {
+        __syncthreads();
+    } else {
+        grid.sync();
+    }
 }
 
 __device__ __forceinline__ long long grid_threads() { return (long long)gridDim.x * blockDim.x; }
@@ -110,7 +120,7 @@ __device__ void scan_counts(cooperative_groups::grid_group& grid, long long* cou
     __syncthreads();  // block_sum's shared sums are read before they are written again
     block_add(pair_sum, pairs);
     if (threadIdx.x == 0) block_sums[blockIdx.x] = sum;
-    grid.sync();
+    barrier(grid);
     u64 earlier = 0;
     for (unsigned b = threadIdx.x; b < blockIdx.x; b += blockDim.x) earlier += block_sums[b];
     earlier = block_sum(earlier);
@@ -131,11 +141,13 @@ __device__ void scan_counts(cooperative_groups::grid_group& grid, long long* cou
 // HashedBuffers; any contents) and arcs: rows[m], unsorted[m], indices[m] (int, each
 // `rows` long). slots: a power of two, 2^(64 - shift), at least twice the rows (the
 // table's load stays at most one half, so the linear probes are short). With count,
-// also the triangles as merge.cu counts them. Launched cooperatively, every block
+// also the triangles as merge.cu counts them. totals (pinned host memory) receives
+// the arcs, sum d (d - 1) and the triangles (0 without count): the host reads them
+// after the launch, with no copy to queue. Launched cooperatively, every block
 // resident.
 extern "C" __global__ void __launch_bounds__(256, 2)
 hashed_csr(const VID* __restrict__ src, const VID* __restrict__ dst, long long rows, long long n,
-           u64* words, long long slots, int shift, int* arcs, int count) {
+           u64* words, long long slots, int shift, int* arcs, int count, u64* totals) {
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     HashedBuffers b = hashed_buffers(words, slots, n);
     int* arc_rows = arcs;
@@ -144,23 +156,28 @@ hashed_csr(const VID* __restrict__ src, const VID* __restrict__ dst, long long r
     long long first = global_thread(), step = grid_threads();
 
     for (long long w = first; w < b.words; w += step) words[w] = 0ull;
-    grid.sync();
+    barrier(grid);
     for (long long r = first; r < rows; r += step) insert_row(src, dst, r, b.table, shift, b.degree);
-    grid.sync();
+    barrier(grid);
     long long from, to;
     for (long long s = first; s < slots; s += step) {
         if (slot_arc(b.table, s, b.degree, from, to)) atomicAdd((u64*)&b.indptr[from + 1], 1ull);
     }
-    grid.sync();
+    barrier(grid);
     scan_counts(grid, b.indptr + 1, n, b.degree, b.pair_sum, b.block_sums);
-    grid.sync();
+    barrier(grid);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        totals[0] = (u64)b.indptr[n];
+        totals[1] = *b.pair_sum;
+        totals[2] = 0ull;
+    }
     for (long long s = first; s < slots; s += step) {
         if (!slot_arc(b.table, s, b.degree, from, to)) continue;
         long long pos = b.indptr[from] + atomicAdd(&b.cursor[from], 1u);
         arc_rows[pos] = (int)from;
         unsorted[pos] = (int)to;
     }
-    grid.sync();
+    barrier(grid);
     long long m = b.indptr[n];
     for (long long p = first; p < m; p += step) {
         int v = unsorted[p];
@@ -169,7 +186,7 @@ hashed_csr(const VID* __restrict__ src, const VID* __restrict__ dst, long long r
         indices[begin + rank] = v;
     }
     if (!count) return;
-    grid.sync();
+    barrier(grid);
     u64 found = 0;
     for (long long e = first; e < m; e += step) {
         ArcLists lists = arc_lists(b.indptr, e, arc_rows[e], indices[e], 0);
@@ -177,4 +194,6 @@ hashed_csr(const VID* __restrict__ src, const VID* __restrict__ dst, long long r
                               [](long long, long long, int) {});
     }
     block_add(b.triangles, found);
+    barrier(grid);
+    if (blockIdx.x == 0 && threadIdx.x == 0) totals[2] = *b.triangles;
 }

@@ -7,9 +7,10 @@ time than its GPU work. Here the edge rows go into a hash table of undirected ed
 which drops repeats and self-loops and counts the degrees; each distinct edge is
 directed from its lower-degree end, put in its source's row at an atomic cursor, and
 each row is put in order by rank (``kernels/hashed_csr.cu``): one cooperative
-launch, whose steps meet at grid-wide barriers, and one read, of the number of arcs
-and of ``sum d (d - 1)``. The result is the sorting pipeline's, array for array
-(tests/test_gpu_preprocess.py). See docs/algorithms.md, 'Preprocessing'.
+launch, whose steps meet at grid-wide barriers and which writes the number of arcs
+and ``sum d (d - 1)`` to pinned host memory, read after it. The result is the
+sorting pipeline's, array for array (tests/test_gpu_preprocess.py). See
+docs/algorithms.md, 'Preprocessing'.
 """
 
 import numpy as np
@@ -90,12 +91,15 @@ def prepare_hashed(src, dst, n, *, merge_total=False):
     # The kernel zeroes and lays out the words (HashedBuffers in the kernel file).
     words = cupy.empty(slots + 2 * n + 3 + blocks + (n + 1) // 2, dtype=np.uint64)
     arcs = cupy.empty(3 * rows, dtype=np.int32)  # rows, unsorted, indices
+    totals = cupy.cuda.alloc_pinned_memory(24)  # arcs, sum d (d - 1), triangles
     shift = np.int32(64 - (slots.bit_length() - 1))
     args = (src, dst, np.int64(rows), np.int64(n), words, np.int64(slots), shift, arcs)
-    runtime.launch(kernel, blocks * runtime.THREADS, (*args, np.int32(merge_total)))
-    m, pair_sum, triangles = words[slots + 2 * n : slots + 2 * n + 3].get().tolist()
+    runtime.launch(kernel, blocks * runtime.THREADS, (*args, np.int32(merge_total), np.uint64(totals.ptr)))
+    # The views are made while the GPU runs the launch; the read waits for it.
     degree = words[slots : slots + n].view(np.int64)
     indptr = words[slots + n : slots + 2 * n + 1].view(np.int64)
+    cupy.cuda.get_current_stream().synchronize()
+    m, pair_sum, triangles = np.frombuffer(totals, dtype=np.uint64, count=3).tolist()
     arc_rows, indices = arcs[:m], arcs[2 * rows : 2 * rows + m]
     prepared = Prepared(n, indptr, indices, arc_rows, None, None, degree, "degree", "none", False)
     prepared.derived[PAIR_SUM] = pair_sum

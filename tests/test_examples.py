@@ -112,3 +112,17 @@ def test_benchmark_networkx(tmp_path):
     assert {row["call"] for row in rows} >= {"transitivity", "directed_transitivity", "auto_cost_pct"}
     assert all(row["ms"] > 0 for row in rows)
     assert "auto (% of a transitivity)" in out
+
+
+def test_benchmark_networkx_small(tmp_path):
+    """The small counts in two processes: each row their median, beside the lowest,
+    the highest and each process's pace."""
+    args = ("--small", "--processes", "2", "--repeats", "3", "--json", str(tmp_path / "small.json"))
+    rc, out, err = run_example("benchmark_networkx.py", *args)
+    assert rc == 0, err
+    rows = json.loads((tmp_path / "small.json").read_text())
+    assert len({row["graph"] for row in rows}) == 9
+    for row in rows:
+        assert row["lowest_ms"] <= row["ms"] <= row["highest_ms"]
+        assert len(row["paces_us"]) == 2 and min(row["paces_us"]) > 0
+    assert "host pace" in out

@@ -8,19 +8,22 @@ orientation, orderings, CSR) call ``ops.<function>`` and never branch on the
 device.
 """
 
-import numpy as np
-
-from ..device import module_of
+import functools
 
 __all__ = ["ops_for"]
 
 
 def ops_for(array):
     """:mod:`.host_ops` for a NumPy array, :mod:`.gpu_ops` for a CuPy one."""
-    if module_of(array) is np:
-        from . import host_ops
+    host_ops, gpu_ops = _modules()
+    return gpu_ops if type(array).__module__.startswith("cupy") else host_ops
 
-        return host_ops
-    from . import gpu_ops
 
-    return gpu_ops
+@functools.cache
+def _modules():
+    """The two modules, imported on first use (``host_ops`` imports numba, and
+    imports this module through ``simplify``); a call counting a small graph asks
+    for them a dozen times, each import statement costing about 1.5 µs."""
+    from . import gpu_ops, host_ops
+
+    return host_ops, gpu_ops

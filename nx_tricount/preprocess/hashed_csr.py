@@ -106,4 +106,3 @@ def prepare_hashed(src, dst, n, *, merge_total=False):
     if merge_total:
         prepared.derived[MERGE_TOTAL] = triangles
     return prepared
-

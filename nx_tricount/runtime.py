@@ -1,26 +1,36 @@
 """Running the CUDA kernels of ``kernels/*.cu`` through CuPy.
 
-Each kernel file is compiled by ``cupy.RawModule`` (NVRTC) at first use, once per
-process and per set of compile-time types (vertex id, arc value, position), and
-cached. This module also holds what every GPU algorithm needs around a launch:
-the output array of a mode, the free-memory check made before any kernel runs,
-and turning CUDA failures into Python exceptions that say what failed.
+Each kernel file is loaded by ``cupy.RawModule`` at first use, once per process
+and per set of compile-time types (vertex id, arc value, position), and cached:
+from its fatbin compiled at install time where that fits the GPU and the sources
+(:mod:`.kernel_build`), else compiled by NVRTC. This module also holds what every
+GPU algorithm needs around a launch: the output array of a mode, the free-memory
+check made before any kernel runs, and turning CUDA failures into Python
+exceptions that say what failed.
 
 CuPy is imported here only, on first use, so the CPU engine never needs it.
 """
 
 import contextlib
 import functools
-import hashlib
+import logging
 from importlib.resources import files
 
 import numpy as np
 
+from . import kernel_build
+
 __all__ = [
     "GPUMemoryError", "GPUKernelError", "THREADS", "count", "function", "entry", "launch",
     "resident_blocks", "output", "output_bytes", "kernel_values", "finish", "check_memory",
-    "free_memory", "cuda_errors", "compile_options", "sources_digest", "gpu_failures",
-    "kernel_timer", "kernel_ms", "PendingCount", "is_weighted"]
+    "free_memory", "cuda_errors", "gpu_failures", "kernel_timer", "kernel_ms", "PendingCount",
+    "is_weighted", "prebuilt_kernels"]
+
+logger = logging.getLogger("nx_tricount")
+
+#: Folder of the kernels' fatbins compiled at install time (:mod:`.kernel_build`);
+#: None compiles every kernel with NVRTC.
+prebuilt_kernels = files("nx_tricount.kernels") / kernel_build.BUILT
 
 #: Threads per block of every kernel: 8 warps keeps the per-block reduction short
 #: and leaves room for several blocks per multiprocessor.
@@ -80,38 +90,30 @@ def cuda_errors(what):
         ) from exc
 
 
-def sources_digest(directory):
-    """A digest of the text of every ``*.cu`` file in ``directory``.
-
-    CuPy's disk cache keys a binary by the compiled file's own text and the
-    options, not by the files it includes; with this digest among the options, a
-    changed ``common.cu`` (a new version of the package) never reuses a binary
-    built from the old one.
-    """
-    digest = hashlib.sha256()
-    for entry in sorted(directory.iterdir(), key=lambda entry: entry.name):
-        if entry.name.endswith(".cu"):
-            digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
-    return digest.hexdigest()[:20]
-
-
-def compile_options(directory, defines):
-    """NVRTC options of a kernel file of ``directory``: C++17, its includes,
-    the ``-D`` ``defines`` and the sources' digest (a macro nothing reads)."""
-    digest = f"-DNX_TRICOUNT_SOURCES_{sources_digest(directory)}"
-    return ("-std=c++17", f"-I{directory}", digest) + tuple(f"-D{k}={v}" for k, v in defines)
-
-
 @functools.cache
 def _module(source, device_id, defines):
-    """The compiled RawModule of ``kernels/<source>`` with ``-D`` ``defines``."""
+    """The RawModule of ``kernels/<source>`` with ``-D`` ``defines``: its fatbin
+    compiled at install time where one fits, else compiled by NVRTC; a debug
+    line of the ``nx_tricount`` logger says which, and why."""
     import cupy
 
     directory = files("nx_tricount.kernels")
     code = (directory / source).read_text()
     cooperative = "<cooperative_groups.h>" in code  # grid-wide barriers: every block resident
-    with cupy.cuda.Device(device_id):
-        options = compile_options(directory, defines)
+    with cupy.cuda.Device(device_id) as device:
+        capability = int(device.compute_capability)
+        path, why = kernel_build.prebuilt(directory, prebuilt_kernels, source, defines, capability)
+        if path is not None:
+            module = cupy.RawModule(path=str(path), enable_cooperative_groups=cooperative)
+            try:
+                module.compile()  # loads it: a driver that refuses it leaves NVRTC
+                logger.debug("kernels/%s %s: loaded from %s, %s", source, dict(defines), path.name, why)
+                return module
+            except cupy.cuda.driver.CUDADriverError as exc:
+                why = f"its fatbin {path} did not load ({exc})"
+                logger.warning("kernels/%s: %s; NVRTC compiles it", source, why)
+        logger.debug("kernels/%s %s: compiled by NVRTC: %s", source, dict(defines), why)
+        options = kernel_build.compile_options(directory, defines)
         return cupy.RawModule(code=code, options=options, enable_cooperative_groups=cooperative)
 
 
@@ -142,12 +144,10 @@ def function(source, name, *, vid=np.int32, weight=np.float64, eid=None, defines
 def _function(source, name, device_id, vid, weight, eid, defined):
     """:func:`function`, looked up once per argument set (CuPy's lookup takes 8 µs
     of host time, and a small count makes a dozen)."""
-    types = [("VID", _C_TYPES[np.dtype(vid)]), ("WEIGHT", _C_TYPES[np.dtype(weight)])]
-    if eid is not None:
-        types.append(("EID", _C_TYPES[np.dtype(eid)]))
-    types += [(key, str(int(value))) for key, value in defined]
+    c_eid = None if eid is None else _C_TYPES[np.dtype(eid)]
+    macros = kernel_build.defines(_C_TYPES[np.dtype(vid)], _C_TYPES[np.dtype(weight)], c_eid, defined)
     with cuda_errors(f"kernels/{source}"):
-        return _module(source, device_id, tuple(types)).get_function(name)
+        return _module(source, device_id, macros).get_function(name)
 
 
 def entry(algorithm, mode, weighted):

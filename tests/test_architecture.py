@@ -18,7 +18,7 @@ from nx_tricount.catalog import ALGORITHMS, FUNCTIONS
 PACKAGE = Path(nx_tricount.__file__).parent
 
 LAYERS = [
-    {"catalog", "config", "_info", "device", "labels", "python_sum", "runtime", "transfers", "kernels", "generators"},
+    {"catalog", "config", "_info", "device", "labels", "python_sum", "runtime", "kernel_build", "transfers", "kernels", "generators"},
     {"preprocess"},
     {"algorithms"},
     {"graph", "preparation"},

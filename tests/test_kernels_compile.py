@@ -11,7 +11,9 @@ KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 SOURCES = sorted(KERNELS.glob("*.cu"))
 
 #: The ``-D`` sets each file is compiled with: the default types, and for some the
-#: other types the GPU engine builds (nx_tricount/runtime.py).
+#: other types the GPU engine builds (nx_tricount/runtime.py). The variants
+#: compiled ahead at install time are nx_tricount/kernel_build.py's VARIANTS
+#: (tests/test_kernel_build.py).
 VARIANTS = {
     "wedge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long", "-DEID=unsigned int"]],
     "merge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
@@ -80,15 +82,15 @@ def test_compile_options_change_when_an_included_file_changes(tmp_path):
     text and the options only. A changed ``common.cu`` beside an unchanged
     ``wedge.cu`` must change the options, or a new version of the package would
     load a binary built from the old ``common.cu``."""
-    from nx_tricount import runtime
+    from nx_tricount import kernel_build
 
     for name in ("common.cu", "wedge.cu"):
         (tmp_path / name).write_text((KERNELS / name).read_text())
     defines = (("VID", "int"), ("WEIGHT", "double"))
-    before = runtime.compile_options(tmp_path, defines)
-    assert before == runtime.compile_options(tmp_path, defines)
+    before = kernel_build.compile_options(tmp_path, defines)
+    assert before == kernel_build.compile_options(tmp_path, defines)
     (tmp_path / "common.cu").write_text((KERNELS / "common.cu").read_text() + "\n// changed\n")
-    after = runtime.compile_options(tmp_path, defines)
+    after = kernel_build.compile_options(tmp_path, defines)
     assert after != before
     assert "-DVID=int" in after and f"-I{tmp_path}" in after
     digest_macro = after[2].removeprefix("-D")

@@ -7,7 +7,8 @@ neither CuPy, cuDF, numba nor the rest of this package.
 import os
 
 from .catalog import FUNCTIONS
-from .config import CHOICES, config_from_environment
+from .config import CHOICES, autoconfig_requested, config_from_environment
+
 
 def _additional_parameters():
     """The per-call settings NetworkX's docs list for each counting function."""
@@ -20,14 +21,18 @@ def _additional_parameters():
     }
 
 
-_TRUE = {"1", "true", "yes", "on"}
-
-
 def _autoconfigure(environ):
     """Put ``tricount`` first in NetworkX's backend priority (zero-code-change use).
 
     Runs before NetworkX reads its own environment variables, so editing them
     here takes effect for this process.
+
+    The priority of the functions that return a graph is left alone: with
+    ``tricount`` in ``NETWORKX_BACKEND_PRIORITY_GENERATORS``,
+    ``nx.from_pandas_edgelist`` would hand an unchanged script a ``TriGraph``
+    instead of the ``nx.Graph`` it expects. ``k_truss`` needs its own priority,
+    which NetworkX 3.6 takes only in code (it reads ``..._K_TRUSS`` before it
+    knows the function, and fails at import).
     """
     if environ.get("NETWORKX_BACKEND_PRIORITY_ALGOS"):
         name = "NETWORKX_BACKEND_PRIORITY_ALGOS"
@@ -41,7 +46,7 @@ def _autoconfigure(environ):
 
 def get_info():
     """Return the backend description that NetworkX stores in ``backend_info``."""
-    if os.environ.get("NX_TRICOUNT_AUTOCONFIG", "").strip().lower() in _TRUE:
+    if autoconfig_requested(os.environ):
         _autoconfigure(os.environ)
     return {
         "backend_name": "tricount",

@@ -20,6 +20,7 @@ __all__ = [
     "DEVICES",
     "SCALE_OUT",
     "PARTITIONINGS",
+    "MAX_PARTITIONS",
     "FUNCTIONS",
     "kernel_parameters",
 ]
@@ -37,11 +38,14 @@ class KernelParameter:
         Smallest accepted value.
     help : str
         What it does, with the paper section.
+    largest : int
+        Largest accepted value (the kernels take 32-bit arguments unless said).
     """
 
     keyword: str
     smallest: int
     help: str
+    largest: int = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,10 @@ ALGORITHMS = {
             (
                 KernelParameter("spread", 1, "wedges per GPU thread (WeTriC §5.2)"),
                 KernelParameter(
-                    "bitmap_rows", 0, "most bitmap rows on the GPU (WeTriC §5.4; 0 turns it off)"
+                    "bitmap_rows",
+                    0,
+                    "most bitmap rows on the GPU (WeTriC §5.4; 0 turns it off)",
+                    2**17,  # the kernel indexes the bitmap in 32 bits
                 ),
                 KernelParameter(
                     "hub_words",
@@ -93,6 +100,7 @@ ALGORITHMS = {
                     "bitmap words a wedge is worth: totals and per-node counts AND the rows of "
                     "the bitmap's vertices below it instead of searching their wedges "
                     "(0 turns it off)",
+                    2**62,  # compared with 64-bit word counts
                 ),
             ),
         ),
@@ -146,12 +154,17 @@ DEVICES = {
 #: How a 2D partition puts vertices in classes (``preprocess/partition.py``).
 PARTITIONINGS = ("hashed", "range")
 
+#: Most parts per side a ``partitions`` setting may ask for. p parts per side make
+#: p³ count tasks (256: 16.8 million); by ``scale_out.task_bytes`` the tasks of a
+#: graph of 10¹² edge rows fit 80 GB from p = 139.
+MAX_PARTITIONS = 256
+
 #: Settings for graphs beyond one part, one device or one process -> (default, help).
 SCALE_OUT = {
     "partitions": (
         None,
-        "parts per side of the 2D partition (TRUST §5.2): p² parts, p³ count tasks; "
-        "None: as the memory limit requires (1 when the graph fits)",
+        f"parts per side of the 2D partition (TRUST §5.2), an int from 1 to {MAX_PARTITIONS}: "
+        "p² parts, p³ count tasks; None: as the memory limit requires (1 when the graph fits)",
     ),
     "partitioning": (
         "hashed",
@@ -161,13 +174,15 @@ SCALE_OUT = {
     ),
     "memory_limit": (
         None,
-        "bytes a count may take on its device: an int, or a string such as '20GB' or "
-        "'512MiB'; None: the free GPU memory (not read for a count of at most 16 MiB; "
-        "no limit on the CPU)",
+        "bytes a count may take on its device: an int >= 1, or a string of whole bytes "
+        "('4096') or of a number and a unit, kB, MB, GB, TB or KiB, MiB, GiB, TiB, such as "
+        "'20GB' or '1.5GiB' (rounded down to whole bytes, at least 1); None: the free GPU "
+        "memory (not read for a count of at most 16 MiB; no limit on the CPU)",
     ),
     "devices": (
         "auto",
-        "GPUs the count tasks run on: 'auto' (the current one), 'all', or a list of ids",
+        "GPUs the count tasks run on: 'auto' (the current one), 'all', or a list of ids "
+        "(an id listed twice gets two workers)",
     ),
     "distributed": (
         None,

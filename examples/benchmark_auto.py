@@ -19,13 +19,14 @@ graphs at CPU-sized scales (and R-MAT 17); with ``--suite`` (GPU) the GPU benchm
 (examples/benchmark_gpu.py: R-MAT 18-23, the 1000x1000 grid, BA 2M x 10).
 
 ``--smoke`` runs two small graphs of the repository's own ``tests/data`` once
-each (a run of seconds, for CI).
+each on the CPU (a run of seconds, for CI). Without ``--device`` the script runs
+on the GPU where CuPy sees one, else on the CPU.
 
 Usage::
 
     python examples/benchmark_auto.py --device cpu --json auto_cpu.json
     python examples/benchmark_auto.py --device gpu --generated --suite --json auto_gpu.json
-    python examples/benchmark_auto.py --device cpu --smoke
+    python examples/benchmark_auto.py --smoke
 """
 
 import argparse
@@ -41,6 +42,7 @@ import numpy as np
 
 from nx_tricount.algorithms import count
 from nx_tricount.catalog import ALGORITHMS
+from nx_tricount.device import gpu_available
 from nx_tricount.execute import run
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.graph import TriGraph
@@ -174,7 +176,10 @@ def bench_graph(name, load, device, once, repeats, confirm):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device", choices=["cpu", "gpu"], required=True)
+    parser.add_argument(
+        "--device", choices=["cpu", "gpu"],
+        help="default: cpu with --smoke, else gpu where CuPy sees one, else cpu",
+    )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument(
         "--confirm", type=int, default=11, help="rounds of the best configuration against auto"
@@ -190,6 +195,8 @@ def main():
         help=f"{' and '.join(SMOKE_GRAPHS)} of tests/data, one round each",
     )
     args = parser.parse_args()
+    if args.device is None:
+        args.device = "gpu" if gpu_available() and not args.smoke else "cpu"
     if args.smoke:
         args.repeats = args.confirm = 1
         graphs = {k: v for k, v in data_graphs(SMOKE_DATA).items() if k in SMOKE_GRAPHS}
@@ -205,6 +212,8 @@ def main():
         graphs = {name: graphs[name] for name in args.only}
     once = once_timer(args.device)
     print(f"device: {args.device}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
+    if args.smoke:
+        print("smoke run: one round of each configuration, so the ratios below are noise, not measurements")
     rows = [
         bench_graph(name, load, args.device, once, args.repeats, args.confirm)
         for name, load in graphs.items()

@@ -417,7 +417,13 @@ def print_graph(result):
     ), flush=True)
 
 
-def targets(results):
+def verdict(met, smoke):
+    """Whether a target is met: information only on a smoke graph, which is too
+    small to be held to the targets set for soc-Slashdot0902."""
+    return "n/a on a smoke graph" if smoke else "met" if met else "NOT met"
+
+
+def targets(results, smoke=False):
     """The CPU engine's targets, one line per comparison."""
     lines = []
     for result in results:
@@ -425,7 +431,7 @@ def targets(results):
         if nk is None:
             lines.append(f"{result['graph']}: networkit not installed, no comparison with it")
         else:
-            lines += networkit_targets(result["graph"], median)
+            lines += networkit_targets(result["graph"], median, smoke)
         speedup = (
             median["networkx", "nx.clustering(G)"]
             / median["tricount", 'nx.clustering(G, backend="tricount")']
@@ -433,12 +439,12 @@ def targets(results):
         lines.append(
             f"{result['graph']}: nx.clustering through tricount (conversion included) is "
             f"{speedup:.0f}x faster than NetworkX's own (target 100x): "
-            + ("met" if speedup >= 100 else "NOT met")
+            + verdict(speedup >= 100, smoke)
         )
     return lines
 
 
-def networkit_targets(graph, median):
+def networkit_targets(graph, median, smoke):
     """The comparisons with networkit of one graph, one line each."""
     networkit_clustering = min(
         median["networkit", "LocalClusteringCoefficient"],
@@ -453,7 +459,7 @@ def networkit_targets(graph, median):
         lines.append(
             f"{graph}: {what} compute, tricount {seconds(mine)} s, networkit "
             f"(fastest) {seconds(theirs)} s, networkit/tricount {theirs / mine:.2f}: "
-            + ("met" if mine <= theirs else "NOT met")
+            + verdict(mine <= theirs, smoke)
         )
     return lines
 
@@ -544,8 +550,9 @@ def main():
     env["numba_threading_layer"] = numba.threading_layer()
     env["load_average_at_end"] = os.getloadavg()
 
-    lines = targets(results)
-    print("\ntargets:\n" + "\n".join("  " + line for line in lines))
+    lines = targets(results, args.smoke)
+    held = " (set for soc-Slashdot0902; information only on the smoke graphs)" if args.smoke else ""
+    print(f"\ntargets:{held}\n" + "\n".join("  " + line for line in lines))
     print(f"load average at the end {env['load_average_at_end']}; "
           f"numba threading layer {env['numba_threading_layer']}")
     if args.json:

@@ -12,7 +12,6 @@ estimated from the graph's wedges exceeds --networkx-budget seconds; runs that
 take longer than a second show a progress bar.
 """
 
-import argparse
 import threading
 import time
 from contextlib import contextmanager
@@ -22,14 +21,12 @@ import numpy as np
 from tqdm import tqdm
 
 import nx_tricount
-from nx_tricount.config import CHOICES
+from nx_tricount.command_line import configured, job_parser, read_edges
 from nx_tricount.device import GPUNotAvailableError
 
 #: The R-MAT scale of the default run: NetworkX takes about 4 s per clustering
 #: function there (2-core x86 machine), tricount milliseconds.
 DEFAULT_RMAT_SCALE = 13
-#: Default --networkx-budget: the longest NetworkX reference run, in seconds.
-DEFAULT_BUDGET = 10.0
 FUNCTIONS = ("triangles", "clustering", "transitivity", "average_clustering")
 #: NetworkX 3.6's seconds per wedge (a path u-v-w; sum of d(d-1)/2 over the
 #: nodes) and per node or edge, measured on R-MAT scales 10 to 14 (2-core x86
@@ -45,24 +42,7 @@ BUILD_CHUNK = 1 << 18
 REPEATS, REPEAT_SECONDS = 5, 0.25
 
 
-def _parser():
-    parser = argparse.ArgumentParser(
-        prog="python -m nx_tricount",
-        description=__doc__.split("\n", 2)[2],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    graph = parser.add_mutually_exclusive_group()
-    graph.add_argument("--edges", metavar="FILE",
-                       help="a text edge list, one 'u v' per line ('#' and '%%' comments; .gz read too)")
-    graph.add_argument("--rmat", type=int, metavar="SCALE",
-                       help="a seeded Graph500 R-MAT graph of 2**SCALE nodes and 16 edges per node")
-    parser.add_argument("--networkx-budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
-                        help="skip a NetworkX reference run estimated to take longer "
-                             f"(default {DEFAULT_BUDGET:g}; 0 skips them all, inf runs them all)")
-    for key, values in CHOICES.items():
-        parser.add_argument(f"--{key}", choices=values, default=None,
-                            help=f"the backend's {key} setting (default: its configuration, {values[0]})")
-    return parser
+PARSER = job_parser(__doc__.split("\n", 2)[2])
 
 
 def _build(src, dst):
@@ -78,8 +58,7 @@ def _build(src, dst):
 def _graphs(args):
     """``(name, nx.Graph)`` of each graph to run on, built when it is reached."""
     if args.edges:
-        edges = np.loadtxt(args.edges, comments=("#", "%"), dtype=np.int64, ndmin=2, usecols=(0, 1))
-        yield args.edges, _build(edges[:, 0], edges[:, 1])
+        yield args.edges, _build(*read_edges(PARSER, args.edges))
         return
     if args.rmat is None:
         yield "Les Misérables (embedded in NetworkX)", nx.les_miserables_graph()
@@ -156,21 +135,24 @@ def _ms(seconds):
     return f"{1000 * seconds:,.2f}"
 
 
-def run_graph(name, G, settings, budget, verbose_plan=True):
+def run_graph(name, G, budget, verbose_plan=True):
     """Count on G with tricount and NetworkX; print and return the table's rows
     ``(function, tricount s, networkx s or None, estimated s, same or None)``."""
     wedge_count = wedges(G)
     print(f"\n== {name}: {G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges, "
           f"{wedge_count:,} wedges", flush=True)
     tg, convert_s = _timed(nx_tricount.from_networkx, G)
-    plan = nx_tricount.make_plan(tg, **settings)
+    try:
+        plan = nx_tricount.make_plan(tg)
+    except (ValueError, ImportError) as error:  # settings this graph cannot be counted with
+        PARSER.error(str(error))
     print(f"plan: {plan}" if verbose_plan else f"plan: {str(plan).splitlines()[0]}", flush=True)
     _warm_up(G, plan)
 
     rows, skipped = [], []
     for function in FUNCTIONS:
         convert = lambda: nx_tricount.from_networkx(G)  # noqa: E731  (no cached preparation)
-        ours, ours_s = _fastest(getattr(nx, function), convert, **settings)
+        ours, ours_s = _fastest(getattr(nx, function), convert)
         if function == "triangles":
             print(f"triangles: {sum(ours.values()) // 3:,}")
         elif function != "clustering":
@@ -208,16 +190,17 @@ def _print_table(rows, convert_s):
 
 def main(argv=None):
     """Run the main job; returns ``{graph name: rows of run_graph}``."""
-    parser = _parser()
-    args = parser.parse_args(argv)
-    settings = {key: getattr(args, key) for key in CHOICES if getattr(args, key)}
-    try:
-        nx_tricount.make_plan(**settings)  # before any graph is built
-    except GPUNotAvailableError as error:
-        parser.exit(1, f"{parser.prog}: {error}\n")
+    args = PARSER.parse_args(argv)
     results = {}
-    for name, G in _graphs(args):
-        results[name] = run_graph(name, G, settings, args.networkx_budget, not results)
+    with configured(PARSER, args):
+        try:
+            nx_tricount.make_plan()  # before any graph is built
+        except GPUNotAvailableError as error:
+            PARSER.exit(1, f"{PARSER.prog}: {error}\n")
+        except (ValueError, ImportError) as error:
+            PARSER.error(str(error))
+        for name, G in _graphs(args):
+            results[name] = run_graph(name, G, args.networkx_budget, not results)
     if any(row[4] is False for rows in results.values() for row in rows):
         raise SystemExit("tricount and NetworkX disagree")
     return results

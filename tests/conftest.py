@@ -11,13 +11,14 @@ import csv
 import functools
 import gzip
 import os
+from collections import Counter
 from pathlib import Path
 
 import networkx as nx
 import numpy as np
 import pytest
 
-from nx_tricount.device import gpu_available
+from nx_tricount.device import _gpu_problem
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL_DATA_DIR = ROOT / "tests" / "data"
@@ -35,7 +36,8 @@ def _read_manifest(directory):
     return rows
 
 
-def pytest_report_header(config):
+def _real_graphs():
+    """Which real graphs the run found, in one line."""
     small = len(_read_manifest(SMALL_DATA_DIR))
     if len(DATA_DIRS) == 1:
         return (f"real graphs: the {small} of tests/data; no extension "
@@ -43,14 +45,53 @@ def pytest_report_header(config):
     return f"real graphs: the {small} of tests/data and {len(DATASETS) - small} more of {EXTENSION_DIR}"
 
 
+#: Why the GPU tests skip here, None where CuPy sees a GPU.
+NO_GPU = _gpu_problem()
+GPU_SKIP = f"needs a CUDA GPU: {NO_GPU}"
+
+
+def pytest_report_header(config):
+    return _real_graphs()
+
+
 def pytest_collection_modifyitems(config, items):
-    """Skip GPU tests on machines without a GPU (CI); they run on the device machine."""
-    if gpu_available():
+    """Skip the GPU tests (marker ``gpu``), and only them, where CuPy sees no GPU (CI)."""
+    if NO_GPU is None:
         return
-    skip = pytest.mark.skip(reason="needs a CUDA GPU with CuPy")
+    skip = pytest.mark.skip(reason=GPU_SKIP)
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+def _skip_reason(report):
+    """The reason a skipped test gave."""
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def _tests(count):
+    return f"{count} test{'' if count == 1 else 's'}"
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Also under ``-q``, which hides the header: the real graphs found, and why
+    tests skipped, the GPU tests (those marked ``gpu`` that skipped for want of a
+    GPU) counted apart from every other reason."""
+    reasons = Counter()
+    gpu = 0
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = _skip_reason(report)
+        if "gpu" in report.keywords and reason == GPU_SKIP:
+            gpu += 1
+        else:
+            reasons[reason] += 1
+    terminalreporter.section("nx-tricount", sep="-")
+    terminalreporter.write_line(_real_graphs())
+    if gpu:
+        terminalreporter.write_line(f"{_tests(gpu)} marked gpu skipped, no CUDA GPU here: {NO_GPU}")
+    for reason, count in reasons.most_common():
+        terminalreporter.write_line(f"{_tests(count)} skipped: {reason}")
 
 
 @functools.cache

@@ -23,7 +23,7 @@ LAYERS = [
     {"algorithms"},
     {"graph", "preparation"},
     {"plan", "scale_out", "execute", "executors", "gpu_parts", "dask_frames", "terms", "edge_terms", "family_terms", "convert", "frames", "result_frames"},
-    {"functions", "should_run", "edge_functions", "triangle_family", "node_selection", "dispatch", "interface", "__init__", "__main__"},
+    {"functions", "should_run", "edge_functions", "triangle_family", "node_selection", "dispatch", "interface", "__init__", "__main__", "command_line"},
 ]
 NETWORKX_LAYER = LAYERS[-1]
 ENGINE_INTERNALS = {"preprocess", "preparation", "algorithms", "runtime", "execute"}

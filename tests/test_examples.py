@@ -52,6 +52,8 @@ def test_dropin():
     assert "['tricount']" in out
     for name in ("triangles", "clustering", "transitivity", "average_clustering"):
         assert f"Using backend 'tricount' for call to '{name}'" in err
+    # The calls after the first reuse NetworkX's cached conversion, without its warning.
+    assert "Using cached converted graph" in err and "Warning" not in err
 
 
 def test_cudf_pipeline():
@@ -65,17 +67,18 @@ def test_benchmark_cpu(tmp_path):
     rc, out, err = run_example("benchmark_cpu.py", "--smoke", "--json", str(tmp_path / "cpu.json"))
     assert rc == 0, err
     assert "every library agrees with NetworkX" in out and "targets:" in out
+    assert "n/a on a smoke graph" in out and "NOT met" not in out  # targets of the real graph
     report = json.loads((tmp_path / "cpu.json").read_text())
     assert [g["graph"] for g in report["graphs"]] == ["R-MAT 10", "jazz"]
     assert all(g["triangles"] > 0 and g["kernel_grid"] for g in report["graphs"])
 
 
 def test_benchmark_auto(tmp_path):
-    args = ("--device", "cpu", "--smoke", "--json", str(tmp_path / "auto.json"))
-    rc, out, err = run_example("benchmark_auto.py", *args)
+    rc, out, err = run_example("benchmark_auto.py", "--smoke", "--json", str(tmp_path / "auto.json"))
     assert rc == 0, err
+    assert "device: cpu" in out and "smoke run" in out
     rows = json.loads((tmp_path / "auto.json").read_text())["rows"]
-    assert len(rows) == 2 and all(row["triangles"] > 0 for row in rows)
+    assert len(rows) == 2 and all(row["triangles"] > 0 and row["device"] == "cpu" for row in rows)
 
 
 def test_benchmark_gpu():
@@ -112,6 +115,10 @@ def test_benchmark_networkx(tmp_path):
     assert {row["call"] for row in rows} >= {"transitivity", "directed_transitivity", "auto_cost_pct"}
     assert all(row["ms"] > 0 for row in rows)
     assert "auto (% of a transitivity)" in out
+    # The smoke run counts on the CPU, where no figure has a target to miss.
+    [auto] = [row for row in rows if row["call"] == "auto_cost_pct"]
+    assert auto["target_pct"] is None and auto["met"] is None
+    assert "(no target on the CPU)" in out and "False" not in out and " NO" not in out
 
 
 def test_benchmark_networkx_small(tmp_path):

@@ -9,6 +9,8 @@ import networkx as nx
 import pytest
 
 from nx_tricount import __main__ as job
+from nx_tricount.command_line import DEFAULT_BUDGET
+from nx_tricount.config import TricountConfig
 from conftest import SMALL_DATA_DIR, manifest
 
 
@@ -46,6 +48,75 @@ def test_help_renders_without_backticks():
     assert "`" not in result.stdout
 
 
+def test_help_offers_every_setting_of_the_configuration():
+    text = job.PARSER.format_help()
+    for key in TricountConfig.__annotations__:
+        assert f"--{key.replace('_', '-')} " in text, key
+
+
+def test_settings_hold_for_the_run_and_are_restored(capsys):
+    before = dict(nx.config.backends.tricount)
+    argv = ["--rmat", "6", "--networkx-budget", "inf", "--algorithm", "merge", "--device", "cpu",
+            "--partitions", "2", "--partitioning", "range", "--wedge-spread", "4", "--memory-limit", "1GB",
+            "--progress", "false"]
+    rows = job.main(argv)["R-MAT scale 6 (seed 0)"]
+    out = capsys.readouterr().out
+    assert "algorithm=merge" in out and "partitions=2 partitioning=range" in out
+    assert all(row[4] is True for row in rows)
+    assert dict(nx.config.backends.tricount) == before
+
+
+def test_string_labels_are_counted_as_networkx_counts(tmp_path, capsys):
+    G = nx.les_miserables_graph()  # nodes named by strings
+    path = tmp_path / "miserables.txt"
+    path.write_text("# Les Misérables\n" + "".join(f"{u.replace(' ', '_')} {v.replace(' ', '_')}\n"
+                                                  for u, v in G.edges()))
+    [rows] = job.main(["--edges", str(path), "--networkx-budget", "inf"]).values()
+    assert all(row[4] is True for row in rows)
+    assert f"triangles: {sum(nx.triangles(G).values()) // 3:,}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["--edges", "no/such/file.txt"], "argument --edges: cannot read no/such/file.txt"),
+        (["--edges", str(SMALL_DATA_DIR)], "argument --edges: cannot read"),
+        (["--rmat", "40"], "argument --rmat: R-MAT scale 40 needs about"),
+        (["--rmat", "0"], "argument --rmat: SCALE must be an int from 1 to"),
+        (["--rmat", "x"], "argument --rmat: SCALE must be an int from 1 to"),
+        (["--networkx-budget", "-1"], "argument --networkx-budget: SECONDS must be a number >= 0"),
+        (["--wedge-spread", "0"], "argument --wedge-spread: Invalid tricount wedge_spread 0"),
+        (["--partitions", "two"], "argument --partitions: Invalid tricount partitions 'two'"),
+        (["--memory-limit", "2XB"], "argument --memory-limit: Invalid tricount memory_limit '2XB'"),
+        (["--devices", "0,a"], "argument --devices: Invalid tricount devices '0,a'"),
+        (["--progress", "maybe"], "argument --progress: Invalid tricount progress 'maybe'"),
+        (["--distributed", "dask"], "tricount distributed='dask'"),
+    ],
+)
+def test_a_bad_input_is_one_line_of_error(argv, says, capsys):
+    with pytest.raises(SystemExit) as error:
+        job.main(argv)
+    assert error.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("python -m nx_tricount: error: ") and says in last
+
+
+@pytest.mark.parametrize("text, says", [("", "has no edges"), ("1\n2\n", "invalid column index 1")])
+def test_an_edge_list_without_edges_is_one_line_of_error(tmp_path, text, says, capsys):
+    path = tmp_path / "edges.txt"
+    path.write_text(text)
+    with pytest.raises(SystemExit) as error:
+        job.main(["--edges", str(path)])
+    assert error.value.code == 2 and says in capsys.readouterr().err
+
+
+def test_a_bad_input_prints_no_traceback():
+    result = subprocess.run([sys.executable, "-m", "nx_tricount", "--edges", "no/such/file.txt"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()[-1]) > 0
+
+
 def test_default_run_is_les_miserables_and_a_graph_where_the_speed_up_shows():
     args = SimpleNamespace(edges=None, rmat=None)
     graphs = dict(job._graphs(args))
@@ -55,7 +126,7 @@ def test_default_run_is_les_miserables_and_a_graph_where_the_speed_up_shows():
     G = graphs[names[1]]
     estimates = [job.estimate_networkx_seconds(f, G, job.wedges(G)) for f in job.FUNCTIONS]
     # NetworkX takes seconds there, and every reference run fits the default budget.
-    assert max(estimates) > 1 and max(estimates) <= job.DEFAULT_BUDGET
+    assert max(estimates) > 1 and max(estimates) <= DEFAULT_BUDGET
 
 
 def test_wedges_leave_self_loops_out():

@@ -6,15 +6,15 @@ the host), then ``nx.transitivity`` counts them through the backend under each
 setting given (``memory_limit=8GB``, ``partitions=3,partitioning=range``,
 ``algorithm=merge``, ...; the empty setting is the default plan), on a fresh
 ``TriGraph`` each run. It prints, as JSON lines: the plan's
-parts, partitioning and where it prepared the graph, ``from_edges`` and count seconds (wall
-clock), the peak of CuPy's memory pool, and the transitivity, which must be the
-same under every setting.
+parts, partitioning, where it prepared the graph and whether straight into its
+parts, ``from_edges`` and count seconds (wall clock), the peak of CuPy's memory
+pool, and the transitivity, which must be the same under every setting.
 
 Usage::
 
     python examples/benchmark_scale.py --scales 24 26 27 --settings "" "memory_limit=24GB"
     python examples/benchmark_scale.py --device cpu --scales 16 --settings "partitions=4,partitioning=range"
-    python examples/benchmark_scale.py --smoke      # CPU, R-MAT 10, 1 to 3 parts
+    python examples/benchmark_scale.py --smoke      # CPU, R-MAT 10, 1 to 3 parts, one under a memory limit
 """
 
 import argparse
@@ -58,6 +58,7 @@ def run(src, dst, scale, setting, device, repeats):
         row = dict(
             scale=scale, rows=int(src.size), setting=setting, algorithm=plan.algorithm,
             parts=plan.spread.parts, partitioning=plan.spread.scheme, prepared_on=plan.preparation_device,
+            in_parts=plan.spread.prepared_in_parts,
             from_edges_s=round(built - start, 3), count_s=round(done - built, 3),
             peak_pool_gib=None if pool is None else round(pool.total_bytes() / 2**30, 2),
             transitivity=transitivity,
@@ -73,13 +74,17 @@ def main():
     parser.add_argument("--settings", nargs="+", default=[""])
     parser.add_argument("--repeats", type=int, default=2, help="runs per setting (the first compiles)")
     parser.add_argument("--device", choices=["gpu", "cpu"], default="gpu")
-    parser.add_argument("--smoke", action="store_true", help="CPU, R-MAT 10, partitions 1 to 3")
+    parser.add_argument(
+        "--smoke", action="store_true", help="CPU, R-MAT 10, partitions 1 to 3, one under a memory limit"
+    )
     args = parser.parse_args()
     if args.smoke:
         src, dst = rmat_edges(10, 16, seed=10)
         rows = []
-        for setting in ("", "partitions=2", "partitions=3", "partitions=3,partitioning=range"):
+        # 1 MB is below the whole count's estimate: the graph goes straight into its parts.
+        for setting in ("", "memory_limit=1MB", "partitions=3", "partitions=3,partitioning=range"):
             rows += run(src, dst, 10, setting, "cpu", 1)
+        assert rows[1]["parts"] > 1 and rows[1]["in_parts"], rows[1]
         assert len({row["transitivity"] for row in rows}) == 1
         print("every partition gives the same transitivity")
         return

@@ -1,7 +1,8 @@
 """The quantities of the rest of NetworkX's triangle family, counted on a
 ``TriGraph`` as a plan says: square clustering's squares and their potential,
 each vertex's edges by triangle multiplicity (generalized degree), the
-triangles themselves in batches, and the k-truss.
+triangles themselves in batches (each with its nodes in NetworkX's order), and
+the k-truss.
 
 The triangles on each edge (its support) come from the plan's ``per_edge``
 count (:func:`nx_tricount.execute.run`); listing and peeling start from them.
@@ -12,7 +13,9 @@ arrays. The NetworkX layer (:mod:`nx_tricount.triangle_family`) turns the
 results into NetworkX's.
 """
 
+import logging
 import math
+from itertools import chain
 
 import numpy as np
 
@@ -30,6 +33,7 @@ __all__ = [
     "edge_support",
     "triangle_multiplicities",
     "triangle_batches",
+    "listing_rank",
     "k_truss",
 ]
 
@@ -42,6 +46,7 @@ SQUARE_MEMORY = 2**30
 #: and of the largest (batches double up to it; each slot holds three ids).
 FIRST_BATCH, LARGEST_BATCH = 2**10, 2**20
 
+logger = logging.getLogger("nx_tricount")
 
 
 def _oriented(G, plan):
@@ -75,6 +80,13 @@ def square_coefficients(G, plan, ids=None):
         (NetworkX's int ``0`` elsewhere).
     """
     where = plan.preparation_device
+    spread = plan.spread
+    if spread.parts > 1 or spread.distributed or len(spread.devices) > 1 or where != plan.device:
+        # The settings spread triangle counts; squares have no partition of theirs.
+        logger.info(
+            "tricount: square clustering counts whole on the %s, where the plan prepares the "
+            "graph: partitions, devices and distributed spread triangle counts only", where,
+        )
     with runtime.gpu_failures(plan.device):
         if G.directed:
             prepared = preparation.successor_csr(G, where)
@@ -214,6 +226,58 @@ def _in_rank_order(found, rank, members):
         ids[a], ids[b] = xp.where(swap, ids[b], ids[a]), xp.where(swap, ids[a], ids[b])
         keys[a], keys[b] = xp.where(swap, keys[b], keys[a]), xp.where(swap, keys[a], keys[b])
     return xp.stack(ids)
+
+
+def listing_rank(G, ids, adjacency=None):
+    """NetworkX's ``node_to_id`` of ``all_triangles(G, nbunch)``, by which each
+    triple's nodes are ordered, and the members of ``nbunch``.
+
+    The members (``ids``: distinct, in ``nbunch``'s order) come first; then each
+    other neighbour of a member, at its last place in the members' neighbour
+    lists read one after another, each in NetworkX's order: that of
+    ``adjacency`` (the ``_adj`` of the NetworkX graph G was converted from), else
+    that of the NetworkX graph G's rows build (``to_networkx``). The vertices
+    after them are on no triangle with a member.
+
+    Returns
+    -------
+    rank : int64 NumPy array, length n
+    members : bool NumPy array, length n
+    """
+    members = np.zeros(G.n, dtype=bool)
+    members[ids] = True
+    found = _neighbour_lists(G, ids, adjacency)
+    found = found[~members[found]]
+    k = ids.size
+    rank = np.full(G.n, k + found.size, dtype=np.int64)
+    rank[ids] = np.arange(k)
+    # NetworkX numbers the nodes by a dict comprehension, which keeps a node's last place.
+    others, from_end = np.unique(found[::-1], return_index=True)
+    rank[others] = k + found.size - 1 - from_end
+    return rank, members
+
+
+def _neighbour_lists(G, ids, adjacency):
+    """The neighbours of the vertices ``ids``, list after list, as ids (NumPy)."""
+    if adjacency is not None:
+        labels = G.label_list()
+        found = chain.from_iterable(adjacency[labels[i]] for i in ids.tolist())
+        return np.fromiter(found if G.labels is None else map(G.node_id, found), dtype=np.int64)
+    # A neighbour joins a node's dict at the first row joining them, as NetworkX adds edges.
+    place = np.full(G.n, -1, dtype=np.int64)
+    place[ids] = np.arange(ids.size)
+    xp = module_of(G.src)
+    on_device = xp.asarray(place)
+    rows = xp.flatnonzero((on_device[G.src] >= 0) | (on_device[G.dst] >= 0))
+    src, dst = (to_host(ends[rows]).astype(np.int64, copy=False) for ends in (G.src, G.dst))
+    rows = to_host(rows)
+    at_src, at_dst = place[src] >= 0, place[dst] >= 0
+    member = np.concatenate([src[at_src], dst[at_dst]])
+    neighbour = np.concatenate([dst[at_src], src[at_dst]])
+    order = np.lexsort((np.concatenate([rows[at_src], rows[at_dst]]), place[member]))
+    member, neighbour = member[order], neighbour[order]
+    _, first = np.unique(member * G.n + neighbour, return_index=True)  # parallel rows once
+    return neighbour[np.sort(first)]
 
 
 def k_truss(G, plan, k):

@@ -10,11 +10,11 @@ successor CSR (arcs)      ``("arcs", device)``                                 :
 normalised edge values    ``("values", w, device)``                            :func:`normalised_weights`
 directed pairs            ``("pairs", orientation, ordering, device, w)``      :func:`directed_pairs_csr`
 pair directions           ``("directions", orientation, ordering, device)``    :func:`directions_csr`
-2D partition              ``("partitioned", orientation, ordering, p, s)``     :func:`partitioned_graph`
+2D partition              ``("partitioned", orientation, ordering, p, s, d)``  :func:`partitioned_graph`
 ========================  ===================================================  ==================
 
-``w`` is the weight attribute's name, or None; ``p`` the parts per side and ``s``
-the partitioning (``hashed`` or ``range``). The undirected structures share
+``w`` is the weight attribute's name, or None; ``p`` the parts per side, ``s``
+the partitioning (``hashed`` or ``range``) and ``d`` the device of the chunks. The undirected structures share
 the simple graph; every array stays on ``device``.
 
 Weighted and directed clustering reduce to one count: the per-vertex sum, over
@@ -151,9 +151,9 @@ def oriented_csr(G, orientation, ordering, device, weight=None, *, merge_total=F
     return G.cached(("oriented", orientation, ordering, device, weight), build)
 
 
-def partitioned_graph(G, orientation, ordering, parts, scheme, memory_limit):
+def partitioned_graph(G, orientation, ordering, parts, scheme, memory_limit, device="gpu"):
     """``G``'s simple undirected graph, oriented and split into ``parts`` per side
-    (vertex classes by ``scheme``) in host memory, prepared through the GPU in
+    (vertex classes by ``scheme``) in host memory, prepared on ``device`` in
     chunks that fit ``memory_limit`` bytes
     (:func:`~nx_tricount.preprocess.streamed.prepare_streamed`).
 
@@ -171,10 +171,10 @@ def partitioned_graph(G, orientation, ordering, parts, scheme, memory_limit):
         keep = 8 * int(src.size) <= limit // 4
         return preprocess.prepare_streamed(
             src, dst, G.n, orientation=orientation, ordering=ordering, parts=parts, scheme=scheme,
-            chunk_rows=chunk_rows, keep=keep,
+            chunk_rows=chunk_rows, device=device, keep=keep,
         )
 
-    return G.cached(("partitioned", orientation, ordering, parts, scheme), build)
+    return G.cached(("partitioned", orientation, ordering, parts, scheme, device), build)
 
 
 def successor_csr(G, device):

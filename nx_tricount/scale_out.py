@@ -3,9 +3,11 @@ fall into classes, the GPUs its tasks run on, the executor, and where the graph
 is prepared (``docs/algorithms.md``, "Partitioned counting").
 
 A graph is counted whole when it fits the memory limit; else it is prepared in
-host memory and its ``p³`` tasks, each about ``3 / p²`` of the arcs, go through
-the device one after another, ``p`` the smallest whose task fits. Several
-devices or Dask workers (even one) get at least two tasks each.
+host memory, straight into its parts where its preprocessing allows, and its
+``p³`` tasks, each about ``3 / p²`` of the arcs, go through the device one after
+another, ``p`` the smallest whose task fits. Several devices or Dask workers
+(even one) get at least two tasks each. ``devices`` names GPUs: the CPU engine
+has none to spread over (the plan says so when they are set).
 """
 
 import math
@@ -60,6 +62,12 @@ class Spread:
     memory_limit : int or None
         Bytes a count may take on its device.
     reasons : tuple of str
+    prepared_in_parts : bool
+        The graph does not fit the limit whole (on the GPU: or not beside its
+        parts): an unweighted undirected graph whose preprocessing needs only
+        the degrees is prepared in chunks straight into its partition
+        (:mod:`~nx_tricount.preprocess.streamed`), others whole in host memory
+        and then split.
     """
 
     parts: int = 1
@@ -70,6 +78,7 @@ class Spread:
     preparation_device: str = "cpu"
     memory_limit: int | None = None
     reasons: tuple = ()
+    prepared_in_parts: bool = False
 
 
 #: GPU bytes of a whole count small enough that the plan does not read the free
@@ -135,6 +144,8 @@ def decide(rows, n, device, settings, free_memory=None):
             limit = free_memory()
             reasons.append(f"memory limit: {limit:,} bytes free on the GPU")
     devices = _gpu_ids(settings["devices"]) if device == "gpu" else ()
+    if device == "cpu" and settings["devices"] != "auto":
+        reasons.append(f"devices {settings['devices']!r}: GPU ids, not used by the CPU engine")
     distributed = settings["distributed"]
     workers = max(len(devices), 1) if distributed is None else _dask_workers()
     fits = limit is None or whole_bytes(rows) <= limit
@@ -173,6 +184,11 @@ def decide(rows, n, device, settings, free_memory=None):
     preparation = device if fits else "cpu"
     if device == "gpu" and not fits:
         reasons.append("prepared in host memory: the whole graph does not fit the GPU's limit")
+    elif not fits:
+        reasons.append(
+            "prepared in parts (in chunks where the preprocessing needs only the degrees, else "
+            "whole and then split): the whole graph does not fit the limit"
+        )
     elif device == "gpu" and parts > 1 and limit is not None and split_bytes(rows) > limit:
         preparation = "cpu"
         reasons.append(
@@ -187,7 +203,7 @@ def decide(rows, n, device, settings, free_memory=None):
         reasons.append(f"partitioning {scheme}: configured")
     return Spread(
         parts, scheme, devices if distributed is None else (), distributed, progress, preparation,
-        limit, tuple(reasons),
+        limit, tuple(reasons), prepared_in_parts=not fits or preparation != device,
     )
 
 

@@ -10,27 +10,21 @@ import numpy as np
 from . import preparation, runtime
 from .device import module_of
 from .execute import run
-from .preprocess import PAIR_SUM, STREAMED
+from .preprocess import PAIR_SUM, STREAMED, Prepared
 from .preprocess.ops import ops_for
 
 __all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
 
 
-
 def _oriented(G, plan, weight=None, *, total=False):
     """The oriented graph of ``G`` that ``plan`` counts: its CSR on the preparation
-    device, or, counted on the GPU from host memory with a preprocessing of
-    degrees only, its partition prepared through the GPU in chunks. For a
-    ``total`` count by merge, a small graph's CSR comes with its triangles."""
+    device, or, when the plan prepares it in parts and the preprocessing needs
+    only the degrees, its partition prepared in chunks on the count's device.
+    For a ``total`` count by merge, a small graph's CSR comes with its triangles."""
     spread = plan.spread
-    if (
-        plan.device == "gpu"
-        and spread.preparation_device == "cpu"
-        and weight is None
-        and (plan.orientation, plan.ordering) in STREAMED
-    ):
+    if spread.prepared_in_parts and weight is None and (plan.orientation, plan.ordering) in STREAMED:
         return preparation.partitioned_graph(
-            G, plan.orientation, plan.ordering, spread.parts, spread.scheme, spread.memory_limit
+            G, plan.orientation, plan.ordering, spread.parts, spread.scheme, spread.memory_limit, plan.device
         )
     merge_total = total and plan.algorithm == "merge"
     return preparation.oriented_csr(
@@ -127,7 +121,8 @@ def transitivity_sums(G, plan):
         else:
             prepared = _oriented(G, plan, total=True)
             closed = 6 * run(plan, prepared, "total").total
-            if PAIR_SUM in prepared.derived:  # read with a small graph's CSR
+            # A small graph's CSR is read with its pair sum; a partition has its degrees.
+            if isinstance(prepared, Prepared) and PAIR_SUM in prepared.derived:
                 return closed, prepared.derived[PAIR_SUM]
             degree = prepared.degree.astype(np.int64, copy=False)
         return closed, ops_for(degree).pair_sum(degree)

@@ -175,6 +175,33 @@ def test_prepared_in_chunks_equals_prepared_whole(rmat, orientation, ordering, p
     )
 
 
+@pytest.mark.parametrize("orientation,ordering", [("degree", "none"), ("id", "degree")])
+def test_a_memory_limit_prepares_the_graph_straight_into_its_parts(rmat, orientation, ordering):
+    # nx.transitivity of a graph prepared in parts from host memory raised
+    # AttributeError ('PartitionedGraph' object has no attribute 'derived'):
+    # its pair sum was read as a whole CSR's. The CPU engine prepares it so too.
+    src, dst, n, _ = rmat
+    G = nx_tricount.from_edges(src, dst, n=n)
+    H = nx.Graph()
+    H.add_nodes_from(range(n))
+    H.add_edges_from(zip(src.tolist(), dst.tolist()))
+    H.remove_edges_from(nx.selfloop_edges(H))
+    limit = whole_bytes(src.size) - 1  # the whole count just over it
+    settings = dict(memory_limit=limit, orientation=orientation, ordering=ordering)
+    spread = nx_tricount.make_plan(G, device="cpu", total=True, **settings).spread
+    assert spread.parts > 1 and spread.prepared_in_parts
+    with nx.config.backends.tricount(**settings):
+        assert nx.transitivity(G, backend="tricount", device="cpu") == nx.transitivity(H)
+        assert nx.triangles(G, backend="tricount", device="cpu") == nx.triangles(H)
+        assert nx.average_clustering(G, backend="tricount", device="cpu") == nx.average_clustering(H)
+
+    def prepared_again():
+        raise AssertionError("the graph was not prepared into its parts")
+
+    key = ("partitioned", orientation, ordering, spread.parts, spread.scheme, "cpu")
+    assert G.cached(key, prepared_again).partition.p == spread.parts
+
+
 def test_hashed_classes():
     assert [VertexClasses(3, 10).size(c) for c in range(3)] == [4, 3, 3]
     assert [VertexClasses(4, 2).size(c) for c in range(4)] == [1, 1, 0, 0]

@@ -1,0 +1,47 @@
+"""Every public function of the triangle family under every spread of a count,
+on the CPU engine: whole, ``partitions`` 2 and 3, a ``memory_limit`` that puts
+the graph into parts from host memory, ``devices`` (GPU ids: the CPU engine
+counts whole and its plan says so) and ``distributed="dask"``; each result
+NetworkX's (tests/matrix.py defines the matrix; tests/test_gpu_matrix.py runs it
+on the GPU)."""
+
+import networkx as nx
+import pytest
+
+from matrix import CASES, SPREADS, check, graph, local_cluster
+
+
+@pytest.fixture(autouse=True)
+def _no_conversion_cache():
+    with nx.config(cache_converted_graphs=False):
+        yield
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    with local_cluster() as client:
+        yield client
+
+
+@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("spread", SPREADS)
+def test_every_function_under_every_spread(spread, name, request):
+    if spread == "dask":
+        request.getfixturevalue("dask_client")
+    check(name, spread, "cpu")
+
+
+@pytest.mark.parametrize("spread", ["partitions=2", "memory_limit", "dask"])
+def test_square_clustering_says_it_counts_whole(spread, request, caplog):
+    # Squares have no partition of their own: under a spread they are counted
+    # whole, on the device the graph is prepared on, and the log says so.
+    if spread == "dask":
+        request.getfixturevalue("dask_client")
+    G = graph("undirected")
+    with caplog.at_level("INFO", logger="nx_tricount"):
+        check("square_clustering", spread, "cpu")
+    assert "square clustering counts whole on the cpu" in caplog.text
+    caplog.clear()
+    with caplog.at_level("INFO", logger="nx_tricount"):
+        nx.square_clustering(G, backend="tricount", device="cpu")
+    assert "square clustering counts whole" not in caplog.text

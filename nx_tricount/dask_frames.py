@@ -7,20 +7,25 @@ frame's partitions as the chunks and Dask moving the data:
 1. each partition's distinct edges ``lo < hi`` get their bucket ``(lo mod p, hi
    mod p)``, and a shuffle puts every bucket in one partition;
 2. each shuffled partition drops its duplicates and counts its degrees, which
-   add up on the client (one counter per vertex);
+   add up on the workers (one counter per vertex);
 3. each deduplicated partition orients its edges on the degrees and splits them
    into the ``p²`` parts, which are joined part by part;
 4. the ``p³`` tasks count on the workers (the CPU engine), and the per-node
-   counts come back as a Dask DataFrame, the total as an int.
+   counts come back as a Dask DataFrame, one partition per vertex class, the
+   total as an int.
 
-Vertex ids are the frame's integers (``0 .. n - 1``, ``n`` the largest plus one).
+The client reads the frame once first, for the largest id and to check the
+ids; then one graph of tasks runs the steps. Vertex ids are the frame's
+integers (``0 .. n - 1``, ``n`` the largest plus one).
 """
 
+import numbers
 import operator
 
 import numpy as np
 
 from .algorithms import count
+from .catalog import ALGORITHMS
 from .preprocess.host_ops import pair_sum
 from .preprocess.partition import Partition, VertexClasses, task_graph
 from .preprocess.streamed import bucket_of, distinct_edge_keys, key_degrees, oriented_parts
@@ -34,8 +39,9 @@ def dask_triangles(edges, source="source", target="target", *, partitions=2, alg
     Parameters
     ----------
     edges : dask.dataframe.DataFrame
-        Integer vertex ids in ``source`` and ``target``; duplicates, both
-        directions and self-loops allowed (NetworkX's simple graph is counted).
+        Integer vertex ids (any integer dtype, nullable ones without missing
+        values) in ``source`` and ``target``; duplicates, both directions and
+        self-loops allowed (NetworkX's simple graph is counted).
     source, target : str
         Column names.
     partitions : int
@@ -47,7 +53,21 @@ def dask_triangles(edges, source="source", target="target", *, partitions=2, alg
     Returns
     -------
     dask.dataframe.DataFrame
-        Columns ``node`` and ``triangles`` (int64), one row per vertex ``0 .. n - 1``.
+        Columns ``node`` and ``triangles`` (int64), one row per vertex ``0 .. n - 1``
+        (none for a frame without rows), in ``p`` partitions: the vertices ``v``
+        with ``v mod p == c`` in partition ``c``.
+
+    Raises
+    ------
+    TypeError
+        ``edges`` is not a Dask DataFrame (a pandas or cuDF frame is counted by
+        :func:`~nx_tricount.from_frame` and the NetworkX functions), or a column
+        does not hold integers.
+    KeyError
+        ``source`` or ``target`` is not a column.
+    ValueError
+        Missing, negative or too large ids, or a bad ``partitions`` or
+        ``algorithm``.
 
     Examples
     --------
@@ -56,22 +76,33 @@ def dask_triangles(edges, source="source", target="target", *, partitions=2, alg
     >>> dask_triangles(edges).compute().sort_values("node").triangles.tolist()
     [1, 1, 1]
     """
-    parts, n, _ = _prepare(edges, source, target, partitions)
-    return _per_node_frame(parts, n, partitions, algorithm)
+    p = _checked_settings(partitions, algorithm)
+    n = _vertex_count(edges, source, target)
+    if n == 0:
+        import dask.dataframe as dd
+
+        return dd.from_pandas(_counts_frame([], []), npartitions=1)
+    parts, _ = _prepare(edges, source, target, n, p)
+    return _per_node_frame(parts, n, p, algorithm)
 
 
 def dask_transitivity(edges, source="source", target="target", *, partitions=2, algorithm="hash"):
     """NetworkX's ``transitivity`` of the undirected graph of a Dask edge frame
-    (the arguments are :func:`dask_triangles`'s); 0 without triads, as NetworkX."""
+    (the arguments and errors are :func:`dask_triangles`'s); 0 without triads
+    (an empty frame too), as NetworkX."""
     import dask
 
-    parts, n, degree = _prepare(edges, source, target, partitions)
+    p = _checked_settings(partitions, algorithm)
+    n = _vertex_count(edges, source, target)
+    if n == 0:
+        return 0
+    parts, degree = _prepare(edges, source, target, n, p)
     tasks = [
-        dask.delayed(_task_total)(parts[i, j], parts[i, k], parts[j, k], (i, j, k), n, partitions, algorithm)
-        for i, j, k in _tasks(partitions)
+        dask.delayed(_task_total)(parts[i, j], parts[i, k], parts[j, k], (i, j, k), n, p, algorithm)
+        for i, j, k in _tasks(p)
     ]
-    triangles = sum(dask.compute(*tasks))
-    triads = pair_sum(degree)  # exact, past int64
+    triads, *totals = dask.compute(dask.delayed(pair_sum)(degree), *tasks)  # exact, past int64
+    triangles = sum(totals)
     return 0 if triangles == 0 else 6 * triangles / triads
 
 
@@ -79,36 +110,97 @@ def _tasks(p):
     return [(i, j, k) for i in range(p) for j in range(p) for k in range(p)]
 
 
-def _prepare(edges, source, target, p):
-    """``(parts, n, degree)``: the delayed parts ``(a, b) -> (local u, local v)``,
-    the vertex count and the degrees (NumPy, on the client)."""
+def _checked_settings(partitions, algorithm):
+    """``partitions`` as an int, both checked before the frame is read."""
+    if not isinstance(partitions, numbers.Integral) or isinstance(partitions, bool) or partitions < 1:
+        raise ValueError(f"partitions must be an int >= 1, got {partitions!r}")
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
+    return int(partitions)
+
+
+def _vertex_count(edges, source, target):
+    """``n``, the largest id plus one (0 for a frame without rows), after checking
+    the frame, its columns and its ids: one pass over the frame."""
+    try:
+        import dask
+        import dask.dataframe as dd
+    except ImportError as err:
+        raise ImportError("counting a Dask frame needs dask: pip install 'nx-tricount[dask]'") from err
+    if not isinstance(edges, dd.DataFrame):
+        package = type(edges).__module__.split(".")[0]
+        given = type(edges).__name__ if package == "builtins" else f"{package}.{type(edges).__name__}"
+        raise TypeError(
+            f"expected a dask.dataframe.DataFrame of edges, got {given}; for a pandas or cuDF "
+            "frame use nx_tricount.from_frame(frame, source, target), then "
+            "nx_tricount.triangles or nx_tricount.transitivity"
+        )
+    columns = list(dict.fromkeys((source, target)))
+    for role, column in (("source", source), ("target", target)):
+        if column not in edges.columns:
+            raise KeyError(
+                f"no {role} column {column!r} in the frame; its columns are {list(edges.columns)!r}"
+            )
+        dtype = edges[column].dtype
+        if dtype.kind not in "iu":
+            raise TypeError(
+                f"column {column!r} ({role}) must hold integer vertex ids 0 .. n - 1, got {dtype}; "
+                "for labels of other types use nx_tricount.from_frame on a pandas or cuDF frame, "
+                "which numbers them"
+            )
+    ids = edges[columns]
+    low, high, absent = dask.compute(ids.min(), ids.max(), ids.isna().sum())
+    for column in columns:
+        missing = int(absent[column])
+        if missing:
+            raise ValueError(
+                f"column {column!r} has {missing} missing value{'s' * (missing != 1)} "
+                "(NA); drop or fill them first: every vertex id must be a value"
+            )
+    if low.isna().all():  # no rows
+        return 0
+    if low.min() < 0:
+        raise ValueError(f"vertex ids must be non-negative, found {low.min()}")
+    n = int(high.max()) + 1
+    if n > 2**31:  # ids of 32 bits, as the parts' local ids
+        raise ValueError(f"vertex ids must be below 2**31 here, found {high.max()}")
+    return n
+
+
+def _prepare(edges, source, target, n, p):
+    """``(parts, degree)``: the delayed parts ``(a, b) -> (local u, local v)`` and
+    the delayed degrees, all on the workers."""
     import dask
 
-    if not isinstance(p, int) or isinstance(p, bool) or p < 1:
-        raise ValueError(f"partitions must be an int >= 1, got {p!r}")
-    missing = [c for c in (source, target) if c not in edges.columns]
-    if missing:
-        raise KeyError(f"the edge frame has no column {missing[0]!r}; its columns: {list(edges.columns)}")
-    for column in (source, target):
-        if edges[column].dtype.kind not in "iu":
-            raise TypeError(f"column {column!r} must hold integer vertex ids, got {edges[column].dtype}")
-    low, high = dask.compute(edges[[source, target]].min().min(), edges[[source, target]].max().max())
-    if low < 0:
-        raise ValueError(f"vertex ids must be non-negative, found {low}")
-    n = int(high) + 1
-    if n > 2**31:  # ids of 32 bits, as the parts' local ids
-        raise ValueError(f"vertex ids must be below 2**31 here, found {high}")
-    keyed = edges.map_partitions(_bucketed_keys, source, target, n, p, meta={"key": "i8", "bucket": "i8"})
-    shuffled = keyed.shuffle("bucket", npartitions=max(1, min(p * p, keyed.npartitions * p)))
+    meta = {"key": "i8", "bucket": "i8"}
+    keyed = edges.map_partitions(_bucketed_keys, source, target, n, p, meta=meta)
+    # Dask's task-based shuffle: few output partitions (at most p²), so one stage of
+    # splits. Distributed's default, P2P, is made for many and logs every shuffle's
+    # start and end as warnings; without a client Dask's default shuffles on disk.
+    shuffled = keyed.shuffle(
+        "bucket", npartitions=max(1, min(p * p, keyed.npartitions * p)), shuffle_method="tasks"
+    )
     distinct = [dask.delayed(_distinct_keys)(part) for part in shuffled.to_delayed()]
-    degree = sum(dask.compute(*[dask.delayed(key_degrees)(keys, n) for keys in distinct]))
+    degree = _pairwise_sum([dask.delayed(key_degrees)(keys, n) for keys in distinct])
     routed = [dask.delayed(_route)(keys, degree, n, p) for keys in distinct]
     parts = {
         (a, b): dask.delayed(_join)([dask.delayed(operator.getitem)(r, (a, b)) for r in routed])
         for a in range(p)
         for b in range(p)
     }
-    return parts, n, degree
+    return parts, degree
+
+
+def _pairwise_sum(arrays):
+    """The delayed sum of delayed ``arrays``, two at a time: no task holds more than three."""
+    import dask
+
+    while len(arrays) > 1:
+        arrays = [
+            dask.delayed(operator.add)(*arrays[i : i + 2]) if i + 1 < len(arrays) else arrays[i]
+            for i in range(0, len(arrays), 2)
+        ]
+    return arrays[0]
 
 
 def _bucketed_keys(frame, source, target, n, p):
@@ -146,32 +238,38 @@ def _task_total(ij, ik, jk, classes, n, p, algorithm):
 
 
 def _task_per_node(ij, ik, jk, classes, n, p, algorithm):
-    """The task's per-node counts as a frame of (node, triangles), nonzero rows only."""
+    """The task's per-node counts of its three blocks, the classes i, j, k, by local id."""
+    graph, counts = _count_task(ij, ik, jk, classes, n, p, algorithm, "per_node")
+    ends = np.cumsum(graph.sizes)
+    return tuple(np.split(counts.per_node.astype(np.int64, copy=False), ends[:2]))
+
+
+def _counts_frame(nodes, triangles):
     import pandas as pd
 
-    graph, counts = _count_task(ij, ik, jk, classes, n, p, algorithm, "per_node")
-    # The task's blocks are the classes i, j, k (hashed: vertices c, c + p, c + 2p, ...).
-    hashed = VertexClasses(p, n)
-    nodes = np.concatenate(
-        [hashed.global_ids(np.arange(size, dtype=np.int64), c) for c, size in zip(classes, graph.sizes)]
+    return pd.DataFrame(
+        {"node": np.asarray(nodes, np.int64), "triangles": np.asarray(triangles, np.int64)}
     )
-    nonzero = counts.per_node != 0
-    return pd.DataFrame({"node": nodes[nonzero], "triangles": counts.per_node[nonzero].astype(np.int64)})
+
+
+def _class_counts(c, n, p, blocks):
+    """The frame of class ``c``'s vertices and the sum of their counts in ``blocks``."""
+    classes = VertexClasses(p, n)
+    return _counts_frame(classes.global_ids(np.arange(classes.size(c), dtype=np.int64), c), sum(blocks))
 
 
 def _per_node_frame(parts, n, p, algorithm):
     import dask
     import dask.dataframe as dd
-    import pandas as pd
 
-    meta = pd.DataFrame({"node": np.zeros(0, np.int64), "triangles": np.zeros(0, np.int64)})
-    found = [
-        dask.delayed(_task_per_node)(parts[i, j], parts[i, k], parts[j, k], (i, j, k), n, p, algorithm)
+    count_task = dask.delayed(_task_per_node, nout=3)
+    found = {
+        (i, j, k): count_task(parts[i, j], parts[i, k], parts[j, k], (i, j, k), n, p, algorithm)
         for i, j, k in _tasks(p)
-    ]
-    every_node = dd.from_pandas(
-        pd.DataFrame({"node": np.arange(n, dtype=np.int64), "triangles": np.zeros(n, np.int64)}),
-        npartitions=max(1, min(p * p, n)),
-    )
-    counts = dd.concat([every_node, dd.from_delayed(found, meta=meta)])
-    return counts.groupby("node").triangles.sum().reset_index()
+    }
+    # Every vertex is in a block of some task (c, ., .): each class sums its blocks.
+    by_class = []
+    for c in range(p):
+        blocks = [found[task][b] for task in found for b in range(3) if task[b] == c]
+        by_class.append(dask.delayed(_class_counts)(c, n, p, blocks))
+    return dd.from_delayed(by_class, meta=_counts_frame([], []), verify_meta=False)

@@ -1,4 +1,5 @@
-"""Graphs from edge frames and arrays: pandas, cuDF, NumPy and CuPy.
+"""Graphs from edge frames: pandas, cuDF, and dicts of columns (arrays of ids:
+:mod:`nx_tricount.edge_arrays`).
 
 A cuDF frame stays on the GPU: numeric columns become CuPy arrays without a
 copy, and columns of other dtypes (strings, datetimes, categories) are numbered
@@ -10,7 +11,6 @@ sort and objects by pandas' factorize; only columns of other dtypes (datetimes,
 categories) are read row by row, to give the Python objects NetworkX sees.
 """
 
-import os
 import sys
 
 import networkx as nx
@@ -18,12 +18,12 @@ import numpy as np
 
 from .convert import NUMBER_TYPES
 from .device import module_of
+from .edge_arrays import LARGEST_ID
 from .graph import TriGraph
 from .labels import cudf_first_appearance_ids, first_appearance_ids, is_cudf
-from .preprocess.ops import ops_for
 from .runtime import cuda_errors
 
-__all__ = ["from_edges", "from_frame"]
+__all__ = ["from_frame"]
 
 
 def _unproxied(frame):
@@ -121,6 +121,20 @@ def _attribute(values):
     return values
 
 
+def _equal_lengths(columns):
+    """Raise ValueError naming the ``(name, values)`` columns and their lengths
+    unless they are equally long: a dict of lists may hold columns of any
+    lengths, which NetworkX zips, dropping a longer column's last values."""
+    lengths = [(name, len(values)) for name, values in columns]
+    if len({length for _, length in lengths}) > 1:
+        (first, rows), *rest = lengths
+        others = ", ".join(f"{name!r} {length}" for name, length in rest)
+        raise ValueError(
+            f"columns of unequal lengths: {first!r} has {rows} row{'s' * (rows != 1)}, "
+            f"{others}; every column needs one value per edge"
+        )
+
+
 def _on_gpu(column):
     return is_cudf(column) or module_of(column) is not np
 
@@ -162,7 +176,7 @@ def _common_gpu_dtype(src, dst):
     common = np.promote_types(src.dtype, dst.dtype)
     if common.kind == "f":  # int64 with uint64: int64 when every label fits
         unsigned = src if src.dtype.kind == "u" else dst
-        if unsigned.size and int(unsigned.max()) > _LARGEST_ID:
+        if unsigned.size and int(unsigned.max()) > LARGEST_ID:
             raise TypeError(
                 f"the source column holds {src.dtype} and the target column {dst.dtype}, "
                 f"with labels of 2**63 or more: no integer dtype holds both; cast one "
@@ -210,6 +224,10 @@ def from_frame(
         ``source`` or ``target`` is not a column, as in NetworkX.
     NetworkXError
         An ``edge_attr`` or ``edge_key`` column is missing, as in NetworkX.
+    ValueError
+        A label column holds missing values, or the columns read (a dict's
+        lists) are of unequal lengths, where NetworkX would drop the longer
+        columns' last values.
 
     Examples
     --------
@@ -221,7 +239,7 @@ def from_frame(
     {'a': 1, 'b': 1, 'c': 1}
     """
     df = _unproxied(df)
-    src_ids, dst_ids, labels = _numbered(_column(df, source, "source"), _column(df, target, "target"))
+    src, dst = _column(df, source, "source"), _column(df, target, "target")
     reserved = [source, target] + ([edge_key] if multigraph and edge_key is not None else [])
     if edge_attr is None:
         names = []
@@ -251,6 +269,11 @@ def from_frame(
                 raise
             raise nx.NetworkXError(f"Invalid edge_key argument: {edge_key}") from err
         edge_keys = list(keys.to_pandas() if is_cudf(keys) else keys)
+    _equal_lengths(
+        [(source, src), (target, dst), *edge_data.items()]
+        + ([(edge_key, edge_keys)] if edge_keys is not None else [])
+    )
+    src_ids, dst_ids, labels = _numbered(src, dst)
     n = len(labels)
     return TriGraph(
         src_ids,
@@ -262,125 +285,3 @@ def from_frame(
         edge_data=edge_data,
         edge_keys=edge_keys,
     )
-
-
-#: The largest vertex id: ids are int64.
-_LARGEST_ID = 2**63 - 1
-#: Bytes the preprocessing and the counts hold per vertex id: degrees, CSR
-#: offsets, ordering and inverse, per-node counts and terms (int64 or float64).
-BYTES_PER_VERTEX = 64
-#: Ids needing fewer bytes than this (a million ids) are never refused for memory.
-UNCHECKED_BYTES = 64 * 2**20
-
-
-def _vertex_count(n, largest):
-    """``n`` checked (an int covering every id), or ``largest + 1``."""
-    if n is None:
-        return largest + 1
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-        raise TypeError(
-            f"n must be an int (the number of vertices), got {n!r} of type {type(n).__name__}"
-        )
-    n = int(n)
-    if n < 0:
-        raise ValueError(f"n must be a non-negative number of vertices, got {n}")
-    if largest >= n:
-        raise ValueError(f"vertex id {largest} is out of range for n={n} nodes (n > max id)")
-    return n
-
-
-def _available_memory():
-    """Bytes of host memory available to a new allocation (MemAvailable)."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-
-
-def _check_memory(n):
-    """Raise MemoryError, before anything is allocated, when ``n`` vertex ids
-    need more memory than is available (sparse ids: a few edges, huge ids).
-    Ids that need less than :data:`UNCHECKED_BYTES` are not checked: reading
-    the host's free memory costs about 0.1 ms, a sixth of a small graph's count."""
-    needed = BYTES_PER_VERTEX * n
-    if needed < UNCHECKED_BYTES:
-        return
-    available = _available_memory()
-    if needed > available:
-        raise MemoryError(
-            f"{n:,} vertex ids (0..{n - 1:,}) need about {needed:,} bytes "
-            f"({needed / 2**30:,.1f} GiB; {BYTES_PER_VERTEX} per id) but {available:,} bytes "
-            "are available: from_edges takes dense ids 0..n-1; for sparse ids use "
-            "from_frame, which numbers the labels 0..n-1 by first appearance"
-        )
-
-
-def from_edges(src, dst, *, n=None, directed=False, weight=None, weight_name="weight"):
-    """Build a ``TriGraph`` from arrays of vertex ids.
-
-    Parameters
-    ----------
-    src, dst : 1-D integer arrays (NumPy or CuPy)
-        Edge endpoints as ids ``0..n-1``; duplicates and self-loops are allowed.
-    n : int, optional
-        Number of vertices (default ``max id + 1``); nodes are ``0..n-1``. An
-        int (or NumPy integer) greater than every id.
-    directed : bool
-        Whether the edges are arcs.
-    weight : 1-D numeric array, optional
-        One value per edge, stored as the edge attribute ``weight_name``.
-
-    Returns
-    -------
-    TriGraph
-
-    Raises
-    ------
-    TypeError
-        Ids that are not integers, or ``n`` that is not an int.
-    ValueError
-        A negative id, an id of 2**63 or more, or ``n`` not above every id.
-    MemoryError
-        The ids need more memory than is available (``BYTES_PER_VERTEX`` per
-        id up to the largest): renumber sparse ids with :func:`from_frame`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import nx_tricount
-    >>> G = nx_tricount.from_edges(np.array([0, 1, 2]), np.array([1, 2, 0]))
-    >>> nx_tricount.transitivity(G)
-    1.0
-    """
-    xp = module_of(src)
-    if module_of(dst) is not xp:
-        raise TypeError("src and dst must be arrays of the same module (NumPy or CuPy)")
-    src, dst = xp.asarray(src), xp.asarray(dst)
-    if src.ndim != 1 or src.shape != dst.shape:
-        raise ValueError(f"src and dst must be 1-D and of equal length, got {src.shape} and {dst.shape}")
-    for name, array in (("src", src), ("dst", dst)):
-        if array.dtype.kind not in "iu":
-            raise TypeError(f"{name} must hold integer vertex ids, got dtype {array.dtype}")
-    smallest, largest = ops_for(src).id_range(src, dst) if src.size else (0, -1)
-    if smallest < 0:
-        raise ValueError(f"vertex ids must be non-negative, found {smallest}")
-    if largest > _LARGEST_ID:
-        raise ValueError(
-            f"vertex id {largest} is too large: ids are int64, below 2**63; use "
-            "from_frame, which numbers any labels 0..n-1 by first appearance"
-        )
-    if src.dtype == np.uint64:  # ids below 2**63 fit int64 (uint64 with int64 is float64)
-        src, dst = src.astype(np.int64), dst.astype(np.int64)
-    n = _vertex_count(n, largest)
-    _check_memory(n)
-    edge_data = {}
-    if weight is not None:
-        weight = xp.asarray(weight)
-        if weight.shape != src.shape or weight.dtype.kind not in "iufb":
-            raise ValueError("weight must be a numeric array with one value per edge")
-        edge_data[weight_name] = weight
-    return TriGraph(src, dst, n, directed=directed, edge_data=edge_data)

@@ -2,8 +2,10 @@
 worker processes gives the local results, also when a worker is killed in the
 middle of a run (Dask runs its tasks again on the other)."""
 
+import logging
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -100,6 +102,16 @@ def test_a_worker_killed_mid_run_still_gives_the_exact_count(client):
 # ------------------------------------------------- edges in a Dask DataFrame
 
 
+@pytest.fixture
+def in_process():
+    """Dask's synchronous scheduler, also while the module's cluster is up: counts
+    without a client (the checks of the inputs and small counts need no workers)."""
+    import dask
+
+    with dask.config.set(scheduler="synchronous"):
+        yield
+
+
 def _edge_frame(npartitions=4):
     import pandas as pd
 
@@ -116,16 +128,18 @@ def _networkx_graph(src, dst):
     return G
 
 
-@pytest.mark.parametrize("parts", [1, 2, 3])
-def test_dask_edge_frame_without_a_client(parts):
-    edges, src, dst = _edge_frame()
-    G = _networkx_graph(src, dst)
+def _assert_networkxs_counts(edges, G, parts):
+    result = nx_tricount.dask_triangles(edges, partitions=parts).compute().sort_values("node")
     expected = nx.triangles(G)
-    frame = nx_tricount.dask_triangles(edges, partitions=parts)
-    result = frame.compute().sort_values("node")
     assert result.node.tolist() == list(expected)
     assert result.triangles.tolist() == list(expected.values())
     assert nx_tricount.dask_transitivity(edges, partitions=parts) == nx.transitivity(G)
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3])
+def test_dask_edge_frame_without_a_client(in_process, parts):
+    edges, src, dst = _edge_frame()
+    _assert_networkxs_counts(edges, _networkx_graph(src, dst), parts)
 
 
 def test_dask_edge_frame_on_the_cluster(client):
@@ -141,7 +155,7 @@ def test_dask_edge_frame_errors():
 
     dd = pytest.importorskip("dask.dataframe")
     frame = dd.from_pandas(pd.DataFrame({"a": [0, 1], "b": [1, 2]}), npartitions=1)
-    with pytest.raises(KeyError, match="no column 'source'"):
+    with pytest.raises(KeyError, match="no source column 'source'"):
         nx_tricount.dask_triangles(frame)
     floats = dd.from_pandas(pd.DataFrame({"source": [0.5], "target": [1.0]}), npartitions=1)
     with pytest.raises(TypeError, match="integer vertex ids"):
@@ -151,3 +165,173 @@ def test_dask_edge_frame_errors():
         nx_tricount.dask_triangles(negative)
     with pytest.raises(ValueError, match="partitions must be an int"):
         nx_tricount.dask_triangles(frame, "a", "b", partitions=0)
+
+
+# ------------------------------------ inputs of dask_triangles and dask_transitivity
+
+
+def _dask_frame(frame, npartitions=1):
+    dd = pytest.importorskip("dask.dataframe")
+    return dd.from_pandas(frame, npartitions=npartitions)
+
+
+@pytest.mark.parametrize("parts", [1, 3])
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "Int32"])
+def test_an_empty_frame_gives_networkxs_empty_results(in_process, dtype, parts):
+    import pandas as pd
+
+    column = pd.Series([], dtype=dtype)
+    edges = _dask_frame(pd.DataFrame({"source": column, "target": column}), npartitions=2)
+    G = nx.Graph()
+    transitivity = nx_tricount.dask_transitivity(edges, partitions=parts)
+    assert transitivity == nx.transitivity(G) and type(transitivity) is type(nx.transitivity(G))
+    frame = nx_tricount.dask_triangles(edges, partitions=parts)
+    result = frame.compute()
+    assert result.empty and len(result) == len(nx.triangles(G))
+    assert list(result.columns) == ["node", "triangles"]
+    assert [str(t) for t in result.dtypes] == ["int64", "int64"] == [str(t) for t in frame.dtypes]
+
+
+def test_a_frame_with_empty_partitions_counts_as_networkx(in_process):
+    import pandas as pd
+
+    src, dst = rmat_edges(6, 4, seed=6)
+    frame = pd.DataFrame({"source": src, "target": dst})
+    half = len(frame) // 2
+    edges = _dask_frame(frame, npartitions=4)
+    edges = edges.map_partitions(lambda part: part[part.index >= half])  # the first half's empty
+    assert 0 in edges.map_partitions(len).compute().tolist()
+    kept = frame.iloc[half:]
+    _assert_networkxs_counts(edges, _networkx_graph(kept.source.to_numpy(), kept.target.to_numpy()), 2)
+
+
+def test_duplicates_both_directions_and_self_loops_are_networkxs_simple_graph(client):
+    import pandas as pd
+
+    # Every edge twice, once reversed, in other partitions; self-loops, one on a
+    # vertex of no other edge (6); vertex 5 in no edge, below the largest id.
+    src = [0, 1, 2, 3, 4, 6, 1, 2, 0, 4, 3, 2, 2, 6, 0]
+    dst = [1, 2, 0, 4, 2, 6, 0, 1, 2, 3, 4, 4, 2, 6, 0]
+    edges = _dask_frame(pd.DataFrame({"source": src, "target": dst}), npartitions=3)
+    G = nx.Graph()
+    G.add_nodes_from(range(7))
+    G.add_edges_from((u, v) for u, v in zip(src, dst) if u != v)
+    _assert_networkxs_counts(edges, G, 2)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint32", "Int64", "UInt16"])
+def test_every_integer_dtype_counts_as_networkx(in_process, dtype):
+    import pandas as pd
+
+    src, dst = rmat_edges(6, 4, seed=2)
+    frame = pd.DataFrame({"source": src, "target": dst}).astype(dtype)
+    _assert_networkxs_counts(_dask_frame(frame, npartitions=2), _networkx_graph(src, dst), 2)
+
+
+def test_a_pandas_frame_is_refused_naming_what_is_accepted(in_process):
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": [0, 1, 2], "target": [1, 2, 0]})
+    for count in (nx_tricount.dask_triangles, nx_tricount.dask_transitivity):
+        with pytest.raises(TypeError, match=r"dask\.dataframe\.DataFrame.*pandas.*from_frame"):
+            count(frame)
+
+
+@pytest.mark.parametrize(
+    "edges",
+    [None, [[0, 1], [1, 2]], {"source": [0, 1], "target": [1, 2]}, np.array([[0, 1], [1, 2]]), "dask-series"],
+    ids=["none", "list", "dict", "array", "dask-series"],
+)
+def test_what_is_not_a_dask_frame_is_refused(in_process, edges):
+    import pandas as pd
+
+    if isinstance(edges, str):
+        edges = _dask_frame(pd.DataFrame({"source": [0, 1], "target": [1, 2]})).source
+    for count in (nx_tricount.dask_triangles, nx_tricount.dask_transitivity):
+        with pytest.raises(TypeError, match=r"a dask\.dataframe\.DataFrame of edges, got "):
+            count(edges)
+
+
+def test_without_dask_dataframe_the_error_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "dask.dataframe", None)  # as if it were not installed
+    with pytest.raises(ImportError, match=r"pip install 'nx-tricount\[dask\]'"):
+        nx_tricount.dask_triangles(None)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "str", "object", "bool", "category", "datetime64[ns]"])
+@pytest.mark.parametrize("end", ["source", "target"])
+def test_columns_not_of_integers_are_refused_naming_the_column(in_process, dtype, end):
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": [0, 1, 2], "target": [1, 2, 0]})
+    frame[end] = frame[end].astype(dtype)
+    for count in (nx_tricount.dask_triangles, nx_tricount.dask_transitivity):
+        with pytest.raises(TypeError, match=rf"column '{end}' .*integer vertex ids.*from_frame"):
+            count(_dask_frame(frame))
+
+
+@pytest.mark.parametrize("end", ["source", "target"])
+def test_missing_ids_are_refused_naming_the_column(in_process, end):
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": [0, 1, 2], "target": [1, 2, 0]}, dtype="Int64")
+    frame.loc[1, end] = pd.NA
+    for count in (nx_tricount.dask_triangles, nx_tricount.dask_transitivity):
+        with pytest.raises(ValueError, match=rf"column '{end}' has 1 missing value"):
+            count(_dask_frame(frame, npartitions=2))
+
+
+@pytest.mark.parametrize("names", [("s", "target"), ("source", "t")], ids=["source", "target"])
+def test_a_missing_column_is_a_key_error_naming_the_columns(in_process, names):
+    import pandas as pd
+
+    edges = _dask_frame(pd.DataFrame({"source": [0, 1], "target": [1, 2]}))
+    missing = names[0] if names[0] != "source" else names[1]
+    for count in (nx_tricount.dask_triangles, nx_tricount.dask_transitivity):
+        with pytest.raises(KeyError, match=rf"column '{missing}'.*\['source', 'target'\]"):
+            count(edges, *names)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [({"partitions": 0}, "partitions must be an int"), ({"partitions": 2.0}, "partitions must be an int"),
+     ({"partitions": True}, "partitions must be an int"), ({"algorithm": "nope"}, "unknown algorithm 'nope'")],
+)
+def test_bad_settings_are_refused_before_any_count(in_process, kwargs, match):
+    import pandas as pd
+
+    edges = _dask_frame(pd.DataFrame({"source": [0, 1, 2], "target": [1, 2, 0]}))
+    for count in (nx_tricount.dask_triangles, nx_tricount.dask_transitivity):
+        with pytest.raises(ValueError, match=match):
+            count(edges, **kwargs)
+
+
+#: What distributed logs when the machine is slow, whatever runs: not the count's doing.
+LOAD_WARNINGS = ("Event loop was unresponsive", "full garbage collections took")
+
+
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records = []
+
+    def emit(self, record):
+        if not record.getMessage().startswith(LOAD_WARNINGS):
+            self.records.append(record)
+
+
+def test_counting_a_dask_frame_logs_and_warns_nothing(client, recwarn):
+    """Dask's P2P shuffle logs each shuffle's start and end as warnings on the
+    scheduler (here in this process, through the ``distributed`` logger, which
+    does not propagate to the root logger): no count of ours may use one."""
+    edges, src, dst = _edge_frame(npartitions=6)
+    records = _Records()
+    logger = logging.getLogger("distributed")
+    logger.addHandler(records)
+    try:
+        nx_tricount.dask_triangles(edges, partitions=3).compute()
+        nx_tricount.dask_transitivity(edges, partitions=3)
+    finally:
+        logger.removeHandler(records)
+    assert [r.getMessage() for r in records.records] == []
+    assert [str(w.message) for w in recwarn] == []

@@ -197,3 +197,31 @@ def test_missing_labels_are_a_clear_error(case, end):
         nx.from_pandas_edgelist(df, backend="tricount")
     with pytest.raises(ValueError, match=message):
         nx_tricount.from_frame(df)
+
+
+UNEQUAL = {
+    "source-longer": ({"source": [0, 1, 2], "target": [1, 2]}, {}, "'source' has 3 rows, 'target' 2"),
+    "target-longer": ({"source": np.array([0]), "target": np.array([1, 2])}, {}, "'source' has 1 row, 'target' 2"),
+    "strings": ({"source": ["a", "b"], "target": ["b", "c", "a"]}, {}, "'source' has 2 rows, 'target' 3"),
+    "empty-source": ({"source": [], "target": [1]}, {}, "'source' has 0 rows, 'target' 1"),
+    "series": ({"source": pd.Series([0, 1, 2]), "target": pd.Series([1, 2])}, {}, "'source' has 3 rows, 'target' 2"),
+    "edge-attr": ({"source": [0, 1], "target": [1, 2], "w": [1.0]}, {"edge_attr": "w"},
+                  "'source' has 2 rows, 'target' 2, 'w' 1"),
+    "edge-attrs": ({"source": [0, 1], "target": [1, 2], "w": [1, 2], "c": ["x", "y", "z"]},
+                   {"edge_attr": ["w", "c"]}, "'source' has 2 rows, 'target' 2, 'w' 2, 'c' 3"),
+    "edge-key": ({"source": [0, 1], "target": [1, 2], "k": [7]}, {"edge_key": "k", "create_using": nx.MultiGraph},
+                 "'source' has 2 rows, 'target' 2, 'k' 1"),
+}
+
+
+@pytest.mark.parametrize("case", list(UNEQUAL))
+def test_columns_of_unequal_lengths_are_refused_naming_them(case):
+    """NetworkX zips the columns of a dict, dropping a longer column's last
+    values without a word; the backend names the columns and their lengths."""
+    columns, kwargs, lengths = UNEQUAL[case]
+    message = rf"columns of unequal lengths: {lengths}\b"
+    with pytest.raises(ValueError, match=message):
+        nx.from_pandas_edgelist(columns, backend="tricount", **kwargs)
+    frame_kwargs = {"multigraph": True, "edge_key": "k"} if "edge_key" in kwargs else kwargs
+    with pytest.raises(ValueError, match=message):
+        nx_tricount.from_frame(columns, **frame_kwargs)

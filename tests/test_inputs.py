@@ -412,6 +412,23 @@ def test_from_edges_uint64_ids():
         nx_tricount.from_edges(big, np.array([1, 2], dtype=np.uint64))
 
 
+@pytest.mark.parametrize(
+    "src, dst, match",
+    [([0, 1, 2], [1, 2], r"src has 3 ids and dst 2"), ([0], [1, 2], r"src has 1 id and dst 2"),
+     ([], [0], r"src has 0 ids and dst 1"), ([[0, 1]], [[1, 2]], r"1-D arrays, got src of shape \(1, 2\)"),
+     ([0, 1], [[1, 2]], r"1-D arrays, got dst of shape \(1, 2\)")],
+    ids=["src-longer", "dst-longer", "empty-src", "both-2d", "dst-2d"],
+)
+def test_from_edges_arrays_of_unequal_lengths_are_refused_naming_them(src, dst, match):
+    with pytest.raises(ValueError, match=match):
+        nx_tricount.from_edges(np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64))
+
+
+def test_from_edges_weights_of_another_length_are_refused_naming_it():
+    with pytest.raises(ValueError, match=r"weight has 2 values for 3 edges"):
+        nx_tricount.from_edges(np.array([0, 1, 2]), np.array([1, 2, 0]), weight=np.array([1.0, 2.0]))
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.sampled_from([np.int8, np.int32, np.int64, np.uint16, np.uint64]),
@@ -441,7 +458,7 @@ def test_from_edges_of_few_ids_skips_the_free_memory_check(monkeypatch):
     def unread():
         raise AssertionError("the free memory was read")
 
-    monkeypatch.setattr("nx_tricount.frames._available_memory", unread)
+    monkeypatch.setattr("nx_tricount.edge_arrays._available_memory", unread)
     assert nx_tricount.from_edges(np.array([0, 1]), np.array([1, 2])).n == 3
     with pytest.raises(AssertionError, match="free memory"):
         nx_tricount.from_edges(np.array([0]), np.array([1]), n=10**7)

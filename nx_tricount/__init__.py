@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 #: NetworkX functions are taken from the registry ``interface`` fills).
 _LAZY = {
     "TriGraph": "graph",
-    "from_edges": "frames",
+    "from_edges": "edge_arrays",
     "from_frame": "frames",
     "from_networkx": "convert",
     "to_networkx": "convert",

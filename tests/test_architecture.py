@@ -22,7 +22,7 @@ LAYERS = [
     {"preprocess"},
     {"algorithms"},
     {"graph", "preparation"},
-    {"plan", "scale_out", "execute", "executors", "gpu_parts", "dask_frames", "terms", "edge_terms", "family_terms", "convert", "frames", "result_frames"},
+    {"plan", "scale_out", "execute", "executors", "gpu_parts", "dask_frames", "terms", "edge_terms", "family_terms", "convert", "frames", "edge_arrays", "result_frames"},
     {"functions", "should_run", "edge_functions", "triangle_family", "node_selection", "dispatch", "interface", "__init__", "__main__", "command_line"},
 ]
 NETWORKX_LAYER = LAYERS[-1]

@@ -182,7 +182,7 @@ SCALE_OUT = {
     "devices": (
         "auto",
         "GPUs the count tasks run on: 'auto' (the current one), 'all', or a list of ids "
-        "(an id listed twice gets two workers)",
+        "(an id listed twice gets two workers); not used by the CPU engine, whose plan says so",
     ),
     "distributed": (
         None,

@@ -51,15 +51,16 @@ _INT, _LONG, _UNSIGNED, _DOUBLE = "int", "long long", "unsigned int", "double"
 #: GPU engine asks for them on graphs under 2^31 vertices and arcs (int vertex
 #: ids in the CSR, unsigned positions). Files that read the input's ids take
 #: int and long long ids; the counting kernels' weighted sums take float64 and
-#: int64 arc values. A larger graph's 64-bit variants compile with NVRTC at first
-#: use, a small part of that graph's count.
+#: int64 arc values, as the clustering coefficients take their sums. A larger
+#: graph's 64-bit variants compile with NVRTC at first use, a small part of that
+#: graph's count.
 VARIANTS = {
     **{name: {} for name in (
         "csr.cu", "distinct.cu", "listing.cu", "pairs.cu", "squares.cu", "transitive.cu", "truss.cu"
     )},
     **{name: {"vid": (_INT, _LONG)} for name in ("hashed_csr.cu", "id_range.cu", "sample.cu")},
     **{name: {"weight": (_DOUBLE, _LONG)} for name in (
-        "bitmap.cu", "edge.cu", "merge.cu", "merge_inline.cu", "vertex.cu"
+        "bitmap.cu", "coefficients.cu", "edge.cu", "merge.cu", "merge_inline.cu", "vertex.cu"
     )},
     "wedge.cu": {"weight": (_DOUBLE, _LONG), "eid": (_UNSIGNED,)},
     "hash.cu": {"weight": (_DOUBLE, _LONG), "eid": (_UNSIGNED,), "extra": {"HASH_MIN_BLOCKS": (4, 8)}},

@@ -8,7 +8,7 @@ transitivity. Arrays stay on the plan's device; the NetworkX layer
 import numpy as np
 
 from . import preparation, runtime
-from .device import module_of
+from .algorithms import coefficients
 from .execute import run
 from .preprocess import PAIR_SUM, STREAMED, Prepared
 from .preprocess.ops import ops_for
@@ -39,12 +39,15 @@ def triangles_per_node(G, plan):
 
 
 def clustering_terms(G, plan, weight, considered):
-    """``(t, denominator)`` per vertex: each vertex's clustering is ``t / denominator``.
+    """``(sums, degree, reciprocal)`` per vertex, the terms of each vertex's
+    clustering (:func:`~nx_tricount.algorithms.coefficients.from_sums` divides them).
 
-    Undirected: ``t`` is twice the triangles (or the weighted sums) at the vertex
-    and the denominator ``deg (deg - 1)``. Directed (Fagiolo): ``t`` is twice the
-    sums over the directed pairs' values and the denominator
-    ``2 (d_tot (d_tot - 1) - 2 d_recip)``.
+    Undirected: ``sums`` are the triangles (or the weighted sums) at the vertex,
+    ``degree`` its degree and ``reciprocal`` None; the clustering is
+    ``2 sums / (deg (deg - 1))``. Directed (Fagiolo): ``sums`` over the directed
+    pairs' values, ``degree`` the total degree ``d_tot`` and ``reciprocal`` the
+    reciprocal pairs ``d_recip``; the clustering is
+    ``2 sums / (2 (d_tot (d_tot - 1) - 2 d_recip))``.
 
     Parameters
     ----------
@@ -66,12 +69,11 @@ def clustering_terms(G, plan, weight, considered):
             pairs = preparation.directed_pairs_csr(G, *settings, weight)
             # NetworkX divides by max_weight only inside its sums over triangles.
             if pairs.max_weight == 0:
-                unweighted, _ = clustering_terms(G, plan, None, considered)
+                unweighted, _, _ = clustering_terms(G, plan, None, considered)
                 if bool((unweighted[considered] != 0).any()):
                     raise ZeroDivisionError("division by zero")
             sums = run(plan, pairs.prepared, "per_node").per_node
-            total, reciprocal = pairs.total_degree, pairs.reciprocal_degree
-            return 2 * sums, 2 * (total * (total - 1) - 2 * reciprocal)
+            return sums, pairs.total_degree, pairs.reciprocal_degree
         prepared = _oriented(G, plan, weight)
         degree = prepared.to_original_vertices(prepared.degree)
         if weight is not None:
@@ -79,23 +81,16 @@ def clustering_terms(G, plan, weight, considered):
             # NetworkX divides by max_weight for every neighbour of a visited node.
             if max_weight == 0 and bool((degree[considered] > 0).any()):
                 raise ZeroDivisionError("division by zero")
-        sums = run(plan, prepared, "per_node").per_node
-        return 2 * sums, degree * (degree - 1)
+        return run(plan, prepared, "per_node").per_node, degree, None
 
 
 def clustering_coefficients(G, plan, weight, considered):
     """``(ratio, nonzero)`` on the device they were counted on: each vertex's
-    clustering ``t / denominator`` (0.0 where ``t`` is 0) and where ``t`` is
-    nonzero (:func:`clustering_terms` says what ``t`` is; the arguments are its)."""
+    clustering (0.0 where its numerator ``2 sums`` is 0) and where that numerator
+    is nonzero (:func:`clustering_terms` says what the terms are; the arguments
+    are its). On the GPU, one launch of a kernel compiled ahead."""
     with runtime.gpu_failures(plan.device):
-        t, denominator = clustering_terms(G, plan, weight, considered)
-        xp = module_of(t)
-        nonzero = t != 0
-        # A vertex with a triangle has a nonzero denominator; the others divide by 1
-        # and are set to 0. Elementwise, without a mask's indexing (which waits for
-        # the GPU to count the mask).
-        ratio = xp.where(nonzero, t / xp.where(nonzero, denominator, 1), 0.0)
-        return ratio, nonzero
+        return coefficients.from_sums(*clustering_terms(G, plan, weight, considered))
 
 
 def transitivity_sums(G, plan):

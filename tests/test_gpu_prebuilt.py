@@ -1,9 +1,11 @@
 """The kernels compiled ahead give what NVRTC's give: every algorithm and the
 triangle family, run once with NVRTC's kernels and once with fatbins nvcc built
 for the GPU here (nx_tricount/kernel_build.py), which every kernel must come
-from. Run on the device machine (``pytest -m gpu``); needs nvcc."""
+from; with them, a new process's first counts compile nothing. Run on the
+device machine (``pytest -m gpu``); needs nvcc."""
 
 import logging
+import re
 import shutil
 from importlib.resources import files
 
@@ -16,6 +18,7 @@ from nx_tricount.algorithms import count
 from nx_tricount.config import CHOICES
 from nx_tricount.generators import rmat_edges
 from nx_tricount.preprocess import prepare_undirected
+from subprocesses import run_python
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")]
 
@@ -111,3 +114,32 @@ def test_fatbins_give_nvrtc_results(monkeypatch, caplog, fatbins):
     assert list(results) == list(reference)
     for key in reference:
         _assert_same(results[key], reference[key])
+
+
+def test_first_counts_compile_no_kernel(fatbins, tmp_path):
+    """A new process with the fatbins and an empty CuPy cache: triangles,
+    clustering, average clustering and transitivity of a small graph on the GPU
+    give NetworkX's results and compile nothing (CuPy writes each kernel it
+    compiles, its own elementwise ones too, to that cache, which stays empty)."""
+    cache = tmp_path / "cupy_cache"
+    cache.mkdir()
+    code = f"""
+        from pathlib import Path
+        import networkx as nx
+        from nx_tricount import runtime
+        from nx_tricount.generators import rmat_edges
+
+        runtime.prebuilt_kernels = Path({str(fatbins)!r})
+        src, dst = rmat_edges(9, 8, seed=5)
+        G = nx.Graph(zip(src.tolist(), dst.tolist()))
+        G.remove_edges_from(nx.selfloop_edges(G))
+        for function in (nx.triangles, nx.clustering, nx.average_clustering, nx.transitivity):
+            assert function(G, backend="tricount", device="gpu") == function(G), function.__name__
+    """
+    returncode, _, stderr = run_python(
+        code, CUPY_CACHE_DIR=str(cache), CUPY_CACHE_IN_MEMORY="0", CUPY_CACHE_SAVE_CUDA_SOURCE="1"
+    )
+    assert returncode == 0, stderr
+    entry = r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)"
+    compiled = sorted(name for source in cache.glob("*.cu") for name in re.findall(entry, source.read_text()))
+    assert not any(cache.iterdir()), f"compiled at run time: {compiled}"

@@ -25,6 +25,7 @@ VARIANTS = {
     "hashed_csr.cu": [[], ["-DVID=long long"]],
     "id_range.cu": [[], ["-DVID=long long"]],
     "transitive.cu": [[], ["-DVID=long long"]],
+    "coefficients.cu": [[], ["-DWEIGHT=long long"]],
 }
 
 #: keys.cu as the preprocessing's ElementwiseKernels use it (their preamble):

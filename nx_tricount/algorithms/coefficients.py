@@ -1,0 +1,72 @@
+"""Each vertex's clustering coefficient from the per-vertex terms it is made of
+(:func:`nx_tricount.terms.clustering_terms`): the numerator ``t = 2 sums`` over
+the denominator ``deg (deg - 1)``, or for a directed graph (Fagiolo)
+``2 (d_tot (d_tot - 1) - 2 d_recip)``; 0.0 where ``t`` is 0.
+
+NumPy computes it on the CPU. On the GPU one launch of
+``kernels/coefficients.cu`` does, a kernel compiled ahead at install time as the
+others are: CuPy's arithmetic on arrays would compile a kernel per operation and
+dtypes at a process's first call, and its first elementwise call imports
+``cupyx`` even when every kernel is in CuPy's cache.
+"""
+
+import numpy as np
+
+from ..device import module_of
+
+__all__ = ["from_sums"]
+
+
+def from_sums(sums, degree, reciprocal=None):
+    """``(ratio, nonzero)`` per vertex, on the device of ``sums``.
+
+    Parameters
+    ----------
+    sums : int64 or float64 array
+        The triangles at each vertex, or the sums of their arc values' products.
+    degree : int64 array
+        Each vertex's degree; for a directed graph its in- plus out-degree.
+    reciprocal : int64 array, optional
+        For a directed graph: the reciprocal pairs at each vertex.
+
+    Returns
+    -------
+    ratio : float64 array
+        ``t / denominator``, 0.0 where ``t`` is 0.
+    nonzero : bool array
+        Where ``t`` is nonzero.
+    """
+    if module_of(sums) is not np:
+        return _on_gpu(sums, degree, reciprocal)
+    t = 2 * sums
+    if reciprocal is None:
+        denominator = degree * (degree - 1)
+    else:
+        denominator = 2 * (degree * (degree - 1) - 2 * reciprocal)
+    nonzero = t != 0
+    # A vertex with a triangle has a nonzero denominator; the others divide by 1
+    # and are set to 0.
+    ratio = np.where(nonzero, t / np.where(nonzero, denominator, 1), 0.0)
+    return ratio, nonzero
+
+
+def _on_gpu(sums, degree, reciprocal):
+    """:func:`from_sums` of CuPy arrays, in one launch."""
+    import cupy
+
+    from .. import runtime
+
+    if sums.dtype not in (np.int64, np.float64):
+        raise TypeError(f"clustering sums must be int64 or float64 on the GPU, got {sums.dtype}")
+    for name, array in (("degree", degree), ("reciprocal", reciprocal)):
+        if array is not None and array.dtype != np.int64:
+            raise TypeError(f"clustering {name} must be int64 on the GPU, got {array.dtype}")
+    n = sums.size
+    ratio = cupy.empty(n, dtype=np.float64)
+    nonzero = cupy.empty(n, dtype=bool)
+    directed = reciprocal is not None
+    arrays = [cupy.ascontiguousarray(a) for a in (sums, degree, reciprocal if directed else degree)]
+    kernel = runtime.function("coefficients.cu", "clustering_coefficients", weight=sums.dtype)
+    with runtime.cuda_errors("computing the clustering coefficients"):
+        runtime.launch(kernel, n, (*arrays, np.int64(n), np.int32(directed), ratio, nonzero))
+    return ratio, nonzero

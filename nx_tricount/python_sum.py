@@ -17,10 +17,14 @@ import sys
 import numpy as np
 from numba import njit
 
-__all__ = ["python_float_sum", "COMPENSATED"]
+__all__ = ["python_float_sum", "COMPENSATED", "BUILTIN_BELOW"]
 
 #: Whether the running Python's ``sum`` of floats is compensated (3.12 and later).
 COMPENSATED = sys.version_info >= (3, 12)
+
+#: Fewer values are added by the built-in ``sum`` itself: its Python floats cost
+#: less than numba's start-up in a process that has run no compiled function yet.
+BUILTIN_BELOW = 1 << 17
 
 
 @njit(cache=True)
@@ -67,4 +71,6 @@ def python_float_sum(values, compensated=COMPENSATED):
     values = np.ascontiguousarray(values, dtype=np.float64)
     if values.size == 0:
         return 0
+    if values.size < BUILTIN_BELOW and compensated == COMPENSATED:
+        return sum(values.tolist())
     return float(_neumaier(values) if compensated else _left_to_right(values))

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from nx_tricount.python_sum import COMPENSATED, python_float_sum
+from nx_tricount import python_sum
+from nx_tricount.python_sum import BUILTIN_BELOW, COMPENSATED, python_float_sum
 
 FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
 # Magnitudes far apart, where the two rules round differently.
@@ -58,6 +59,26 @@ def test_each_rule_of_cpython(values):
     assert _bits(python_float_sum(values, compensated=False)) == _bits(
         _left_to_right_reference(listed)
     )
+
+
+@settings(deadline=None, max_examples=300)
+@given(arrays(np.float64, st.integers(1, 60), elements=FLOATS | SPREAD))
+def test_the_compiled_loops_follow_each_rule(values):
+    # Short arrays go to the built-in sum; the compiled loops take the long ones.
+    listed = values.tolist()
+    original, python_sum.BUILTIN_BELOW = python_sum.BUILTIN_BELOW, 0
+    try:
+        neumaier = python_float_sum(values, compensated=True)
+        left_to_right = python_float_sum(values, compensated=False)
+    finally:
+        python_sum.BUILTIN_BELOW = original
+    assert _bits(neumaier) == _bits(_neumaier_reference(listed))
+    assert _bits(left_to_right) == _bits(_left_to_right_reference(listed))
+
+
+def test_long_arrays_take_the_compiled_loop():
+    values = np.random.default_rng(7).standard_normal(BUILTIN_BELOW + 3) * 1e12
+    assert _bits(python_float_sum(values)) == _bits(sum(values.tolist()))
 
 
 def test_the_rules_differ_where_compensation_matters():

@@ -8,7 +8,9 @@ Use it through NetworkX (``nx.triangles(G, backend="tricount")``), or directly::
     nx_tricount.triangles(G)
 
 Attributes are imported lazily, so that ``import networkx`` (which loads this
-package's ``_info`` module) pulls in neither numba, CuPy nor cuDF.
+package's ``_info`` module) pulls in neither numba, CuPy nor cuDF; the NetworkX
+functions are light objects (:mod:`nx_tricount.dispatch`) that import their
+implementation at their first call.
 """
 
 import importlib
@@ -24,7 +26,7 @@ from .catalog import FUNCTIONS  # noqa: E402  (imports nothing)
 __version__ = "0.1.0"
 
 #: Public name -> submodule that defines it (None: the name is a submodule; the
-#: NetworkX functions are taken from the registry ``interface`` fills).
+#: NetworkX functions are those of ``interface.BackendInterface``).
 _LAZY = {
     "TriGraph": "graph",
     "from_edges": "edge_arrays",

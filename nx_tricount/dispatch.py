@@ -1,39 +1,104 @@
-"""The registry of the NetworkX functions the backend implements.
+"""The NetworkX functions of the backend, as NetworkX's dispatcher finds them.
 
-Each public function registers once with :func:`networkx_function`, with its
-``should_run`` beside it; :class:`~nx_tricount.interface.BackendInterface` and
-the package's ``__all__`` derive from :data:`REGISTERED`. The names are also
-declared in :data:`nx_tricount.catalog.FUNCTIONS`, which ``import networkx``
-reads before these modules may be imported (tests/test_architecture.py checks
-that the two agree).
+Each is a :class:`NetworkXFunction`: a light object on
+:class:`~nx_tricount.interface.BackendInterface` (and the package) that
+NetworkX asks ``should_run`` (:mod:`nx_tricount.should_run`) without the
+engine; the module that implements it, with NumPy and numba, is imported at its
+first call (or the first look at its docstring or signature). The
+implementations attach themselves with :func:`networkx_function`.
+:data:`REGISTERED` holds one per name of :data:`nx_tricount.catalog.FUNCTIONS`,
+which ``import networkx`` reads (tests/test_should_run.py checks that each has
+its implementation, with its signature and docstring).
 """
 
-__all__ = ["REGISTERED", "networkx_function"]
+import importlib
+import inspect
+import sys
 
-#: Function name -> the registered function (with ``should_run`` set on it).
-REGISTERED = {}
+from . import should_run
+from .catalog import FUNCTIONS
+
+__all__ = ["REGISTERED", "IMPLEMENTED_IN", "STARTED", "NetworkXFunction", "networkx_function"]
+
+#: Function name -> the module of the package that implements it.
+IMPLEMENTED_IN = {
+    "triangles": "functions",
+    "clustering": "functions",
+    "average_clustering": "functions",
+    "transitivity": "functions",
+    "from_pandas_edgelist": "functions",
+    "square_clustering": "triangle_family",
+    "generalized_degree": "triangle_family",
+    "all_triangles": "triangle_family",
+    "k_truss": "triangle_family",
+}
+
+#: The functions that have been called in this process (their kernels are loaded).
+STARTED = set()
 
 
-def _always(args, kwargs):
-    return True
+class NetworkXFunction:
+    # No class docstring: ``__doc__`` is the implementation's, a property (as on
+    # NetworkX's own dispatchable functions), so that help() shows the function.
+
+    def __init__(self, name, module):
+        self.__name__ = self.__qualname__ = name
+        self.__module__ = f"{__package__}.{module}"
+        self._implementation = None
+
+    @property
+    def implementation(self):
+        """The function itself, its module imported on first use."""
+        if self._implementation is None:
+            importlib.import_module(self.__module__)  # its @networkx_function attaches it
+            if self._implementation is None:
+                raise ImportError(f"{self.__module__} defines no @networkx_function {self.__name__}")
+        return self._implementation
+
+    @property
+    def __doc__(self):
+        return self.implementation.__doc__
+
+    @property
+    def __signature__(self):
+        return inspect.signature(self.implementation)
+
+    def should_run(self, args, kwargs):
+        """NetworkX's automatic dispatch: True, or why NetworkX answers the call
+        sooner (:func:`nx_tricount.should_run.decide`)."""
+        if self.__name__ not in should_run.COSTS:  # builds a graph from a frame: no NetworkX graph to weigh
+            return True
+        imported = any(f"{__package__}.{module}" in sys.modules for module in set(IMPLEMENTED_IN.values()))
+        return should_run.decide(self.__name__, args, kwargs, imported=imported, started=STARTED)
+
+    def __call__(self, *args, **kwargs):
+        result = self.implementation(*args, **kwargs)
+        STARTED.add(self.__name__)
+        return result
+
+    def __get__(self, instance, owner=None):
+        # On a class (BackendInterface) it stays itself, as a staticmethod would
+        # (whose wrapping would read ``__doc__``); inspect and pydoc take it for a routine.
+        return self
+
+    def __reduce__(self):
+        return self.__qualname__  # pickled by name, as a function is
+
+    def __repr__(self):
+        return f"<function {self.__module__}.{self.__qualname__}>"
 
 
-def networkx_function(func=None, *, should_run=None):
-    """Register ``func`` as the backend's version of NetworkX's function of the
-    same name.
+#: Function name -> its :class:`NetworkXFunction`.
+REGISTERED = {name: NetworkXFunction(name, IMPLEMENTED_IN[name]) for name in FUNCTIONS}
 
-    Parameters
-    ----------
-    func : callable
-        Takes NetworkX's parameters in NetworkX's order; the backend's settings
-        are keyword-only.
-    should_run : callable, optional
-        ``should_run(args, kwargs)`` for NetworkX's automatic dispatch: True, or
-        a string saying why NetworkX itself should run the call (default: always
-        run here).
+
+def networkx_function(func):
+    """Attach ``func`` as the implementation of the backend's NetworkX function
+    of the same name, and return that function (what the package exports).
+
+    ``func`` takes NetworkX's parameters in NetworkX's order; the backend's
+    settings are keyword-only.
     """
-    if func is None:
-        return lambda f: networkx_function(f, should_run=should_run)
-    func.should_run = should_run or _always
-    REGISTERED[func.__name__] = func
-    return func
+    registered = REGISTERED[func.__name__]
+    registered._implementation = func
+    return registered

@@ -16,7 +16,6 @@ from .frames import from_frame
 from .graph import TriGraph
 from .node_selection import coefficient_values, node_mean, per_node_result, select
 from .plan import make_plan
-from .should_run import few_nodes_are_cheaper, tiny_graph_is_cheaper
 from .result_frames import node_frame
 
 __all__ = ["triangles", "clustering", "average_clustering", "transitivity", "from_pandas_edgelist"]
@@ -42,7 +41,7 @@ def _clustering_plan(G, weight, settings):
     return make_plan(G, weighted=weight is not None or G.directed, **settings)
 
 
-@networkx_function(should_run=tiny_graph_is_cheaper)
+@networkx_function
 def triangles(
     G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False
 ):
@@ -89,7 +88,7 @@ def triangles(
     return per_node_result(G, selection, to_host(per_node).tolist())
 
 
-@networkx_function(should_run=few_nodes_are_cheaper)
+@networkx_function
 def clustering(
     G,
     nodes=None,
@@ -164,7 +163,7 @@ def clustering(
     return per_node_result(G, selection, coefficient_values(to_host(ratio), to_host(nonzero)))
 
 
-@networkx_function(should_run=few_nodes_are_cheaper)
+@networkx_function
 def average_clustering(
     G,
     nodes=None,

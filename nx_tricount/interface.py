@@ -1,16 +1,16 @@
 """``BackendInterface``: what NetworkX's dispatcher loads for ``backend="tricount"``.
 
-Its functions are the ones registered in :mod:`nx_tricount.dispatch` (by
-:mod:`nx_tricount.functions` and :mod:`nx_tricount.triangle_family`). NetworkX
+Its functions are the light :class:`~nx_tricount.dispatch.NetworkXFunction`
+objects of :data:`~nx_tricount.dispatch.REGISTERED`: loading this class and
+asking ``should_run`` import neither NumPy, numba, CuPy nor the engine (a call
+NetworkX answers itself loads none of them); a function imports its
+implementation at its first call, the conversions theirs at theirs. NetworkX
 passes positional-or-keyword parameters positionally with defaults filled, so
 the functions keep NetworkX's parameter order and the backend's own settings
 are keyword-only.
 """
 
-from . import functions, triangle_family  # noqa: F401  (register the functions)
-from .convert import from_networkx, to_networkx
 from .dispatch import REGISTERED
-from .graph import TriGraph
 
 __all__ = ["BackendInterface"]
 
@@ -30,7 +30,11 @@ class BackendInterface:
         graph_name=None,
         **kwargs,
     ):
-        """Convert a NetworkX graph into a ``TriGraph`` that remembers its class."""
+        """Convert a NetworkX graph into a ``TriGraph`` that remembers its class
+        and its neighbour dicts (NetworkX drops a cached conversion when the
+        graph changes)."""
+        from .convert import from_networkx
+
         converted = from_networkx(
             graph,
             edge_attrs=edge_attrs,
@@ -40,11 +44,15 @@ class BackendInterface:
             preserve_graph_attrs=preserve_graph_attrs,
         )
         converted.networkx_class = type(graph)
+        converted.networkx_adjacency = graph._adj
         return converted
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):
         """Turn a ``TriGraph`` into a NetworkX graph; pass every other result through."""
+        from .convert import to_networkx
+        from .graph import TriGraph
+
         if isinstance(obj, TriGraph):
             return to_networkx(obj)
         return obj
@@ -77,4 +85,4 @@ class BackendInterface:
 
 
 for _name, _function in REGISTERED.items():
-    setattr(BackendInterface, _name, staticmethod(_function))
+    setattr(BackendInterface, _name, _function)

@@ -42,6 +42,14 @@ class Selection(NamedTuple):
     single: bool
     error: Exception | None = None
 
+    def distinct(self):
+        """``(keys, ids)`` with each node once, as a dict over ``keys`` holds
+        them: at the node's first occurrence, under its first object."""
+        first = {}
+        for key, i in zip(self.keys, self.ids):
+            first.setdefault(i, key)
+        return list(first.values()), list(first)
+
 
 def _nbunch(G, nodes):
     """Keys and ids of ``G.nbunch_iter(nodes)`` up to its first error, and that

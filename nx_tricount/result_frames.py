@@ -84,8 +84,9 @@ def node_frame(G, selection, values, name):
     ----------
     G : TriGraph
     selection : Selection or None
-        The nodes asked for (:func:`nx_tricount.node_selection.select`): rows in
-        its order, with its keys as the labels; None gives every node in G's order.
+        The nodes asked for (:func:`nx_tricount.node_selection.select`): the
+        rows and labels are the keys of the dict over it (each node once, at its
+        first occurrence, under its first object); None gives every node in G's order.
     values : NumPy or CuPy array
         One value per node, in id order.
     name : str
@@ -99,8 +100,9 @@ def node_frame(G, selection, values, name):
     if selection is None:
         labels = label_array(G, module_of(values))
     else:
-        values = values[module_of(values).asarray(selection.ids, dtype=np.int64)]
-        labels = np.fromiter(selection.keys, dtype=object, count=len(selection.keys))
+        keys, ids = selection.distinct()
+        values = values[module_of(values).asarray(ids, dtype=np.int64)]
+        labels = np.fromiter(keys, dtype=object, count=len(keys))
     return build_frame(module, {"node": labels, name: values})
 
 

@@ -17,12 +17,6 @@ from .graph import TriGraph
 from .node_selection import coefficient_values, per_node_result, select
 from .plan import make_plan
 from .result_frames import build_frame, frame_module, labels_of
-from .should_run import (
-    tiny_graph_is_cheaper,
-    tiny_graph_squares_are_cheaper,
-    tiny_listing_is_cheaper,
-    tiny_truss_is_cheaper,
-)
 
 __all__ = ["square_clustering", "generalized_degree", "all_triangles", "k_truss"]
 
@@ -50,7 +44,7 @@ def _plan(G, algorithm, orientation, ordering, device):
     return make_plan(G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
 
 
-@networkx_function(should_run=tiny_graph_squares_are_cheaper)
+@networkx_function
 def square_clustering(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None):
     """Squares clustering coefficient of each node (NetworkX's ``square_clustering``).
 
@@ -92,7 +86,7 @@ def square_clustering(G, nodes=None, *, algorithm=None, orientation=None, orderi
     return per_node_result(G, selection, coefficient_values(ratio, defined))
 
 
-@networkx_function(should_run=tiny_graph_is_cheaper)
+@networkx_function
 def generalized_degree(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None):
     """Generalized degree of each node (NetworkX's ``generalized_degree``): how
     many of its edges are on each number of triangles.
@@ -141,7 +135,7 @@ def generalized_degree(G, nodes=None, *, algorithm=None, orientation=None, order
     return {key: degree(i) for key, i in zip(selection.keys, selection.ids)}
 
 
-@networkx_function(should_run=tiny_listing_is_cheaper)
+@networkx_function
 def all_triangles(
     G, nbunch=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False
 ):
@@ -149,10 +143,13 @@ def all_triangles(
 
     The triangles are listed in batches (the first one small), so memory stays
     bounded and the first triple comes after one per-edge count. Each triple
-    holds its nodes in NetworkX's internal order: ``nbunch``'s members first, in
-    its order (the first node is the member as ``nbunch`` gives it), then G's
-    order. The order of the triples is the engine's: NetworkX's own follows its
-    adjacency dicts and set iteration, and its tests compare sets.
+    holds its nodes as NetworkX yields them, in its internal order: G's order;
+    with ``nbunch``, its members first, in its order (the first node is the
+    member as ``nbunch`` gives it), then their other neighbours, each at its
+    last place in the members' neighbour dicts read one after another: those
+    of the NetworkX graph (given, or converted by NetworkX's dispatcher), else
+    those a TriGraph's rows build (``to_networkx``). The order of the triples
+    is the engine's: NetworkX's own follows its set iteration.
     ``all_triangles(G, as_frame=True)`` gives them all at once as a frame.
 
     Parameters
@@ -180,17 +177,18 @@ def all_triangles(
     >>> sorted(nx.all_triangles(nx.complete_graph(4), backend="tricount"))
     [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
     """
-    G = _trigraph(G)
-    if G.directed:
+    T = _trigraph(G)
+    if T.directed:
         raise nx.NetworkXNotImplemented(_DIRECTED)
-    plan = _plan(G, algorithm, orientation, ordering, device)
+    adjacency = G._adj if isinstance(G, nx.Graph) else T.networkx_adjacency
+    plan = _plan(T, algorithm, orientation, ordering, device)
     if as_frame:
-        return _triangle_frame(G, nbunch, plan)
-    return _triangles(G, nbunch, plan)
+        return _triangle_frame(T, nbunch, adjacency, plan)
+    return _triangles(T, nbunch, adjacency, plan)
 
 
-def _triangles(G, nbunch, plan):
-    rank, members, firsts = _node_order(G, nbunch)
+def _triangles(G, nbunch, adjacency, plan):
+    rank, members, firsts = _node_order(G, nbunch, adjacency)
     names = _names(G)
     first_names = firsts or names
     for batch in family_terms.triangle_batches(G, plan, rank, members):
@@ -198,34 +196,27 @@ def _triangles(G, nbunch, plan):
         yield from zip(first_names(u), names(v), names(w))
 
 
-def _node_order(G, nbunch):
-    """``(rank, members, firsts)``: NetworkX's ``node_to_id`` order (``nbunch``'s
-    distinct members first, then G's order), the members (None for all nodes),
-    and for a ``nbunch`` the objects to name each triple's first node with (an
-    object array: a member's object from ``nbunch``)."""
-    rank = np.arange(G.n, dtype=np.int64)
+def _node_order(G, nbunch, adjacency):
+    """``(rank, members, firsts)``: NetworkX's ``node_to_id`` (G's order, or
+    :func:`~nx_tricount.family_terms.listing_rank` of ``nbunch``'s distinct
+    members), the members (None for all nodes), and for a ``nbunch`` the objects
+    to name each triple's first node with (a member's object from ``nbunch``)."""
     if nbunch is None:
-        return rank, None, None
+        return np.arange(G.n, dtype=np.int64), None, None
     selection = select(G, nbunch)
     if selection.error is not None:
         raise selection.error
-    given = {}
-    for key, i in zip(selection.keys, selection.ids):
-        given.setdefault(i, key)
-    ids = np.fromiter(given, dtype=np.int64, count=len(given))
-    rank += ids.size
-    rank[ids] = np.arange(ids.size)
-    members = np.zeros(G.n, dtype=bool)
-    members[ids] = True
+    keys, ids = selection.distinct()
+    ids = np.asarray(ids, dtype=np.int64)
+    rank, members = family_terms.listing_rank(G, ids, adjacency)
     firsts = np.fromiter(G.label_list(), dtype=object, count=G.n)
-    for i, key in given.items():
-        firsts[i] = key
+    firsts[ids] = np.fromiter(keys, dtype=object, count=ids.size)
     return rank, members, lambda found: firsts[found].tolist()
 
 
-def _triangle_frame(G, nbunch, plan):
+def _triangle_frame(G, nbunch, adjacency, plan):
     """The triangles of :func:`all_triangles` as one frame (``result_frames``' rule)."""
-    rank, members, _ = _node_order(G, nbunch)
+    rank, members, _ = _node_order(G, nbunch, adjacency)
     batches = list(family_terms.triangle_batches(G, plan, rank, members))
     xp = module_of(batches[0]) if batches else np
     found = xp.concatenate(batches, axis=1) if batches else np.zeros((3, 0), dtype=np.int64)
@@ -241,7 +232,7 @@ def _names(G):
     return lambda found: table[found].tolist()
 
 
-@networkx_function(should_run=tiny_truss_is_cheaper)
+@networkx_function
 def k_truss(G, k, *, algorithm=None, orientation=None, ordering=None, device=None):
     """The k-truss of G (NetworkX's ``k_truss``): the largest subgraph whose
     every edge is on at least ``k - 2`` of its triangles, without the nodes left

@@ -17,6 +17,12 @@ import logging
 
 import networkx as nx
 
+import nx_tricount.dispatch
+
+# These graphs are small: dispatch regardless of should_run's cost model, which
+# leaves them to NetworkX in a fresh process.
+for function in nx_tricount.dispatch.REGISTERED.values():
+    function.should_run = lambda args, kwargs: True
 logging.basicConfig(level=logging.DEBUG, format="%(name)s %(message)s")
 # k_truss returns a graph: NetworkX dispatches it by the priority of functions that
 # return graphs, or by its own (which NetworkX 3.6 takes in code, not from the

@@ -16,10 +16,11 @@ from test_triangle_family import (
     ALL_CLASSES,
     MULTI,
     UNDIRECTED,
-    assert_node_order,
     assert_same,
     assert_same_graph,
+    shuffled_insertions,
     triangle_sets,
+    triangle_tuples,
 )
 
 pytestmark = pytest.mark.gpu
@@ -50,10 +51,10 @@ def test_gpu_matches_networkx(name, algorithm):
     if G.is_directed():
         return
     triangles = list(nx.all_triangles(G, **call))
-    assert triangle_sets(triangles) == triangle_sets(nx.all_triangles(G))
+    assert triangle_tuples(triangles) == triangle_tuples(nx.all_triangles(G))
     assert max(triangle_sets(triangles).values(), default=1) == 1
-    assert_node_order(triangles, {node: i for i, node in enumerate(G)})
-    assert triangle_sets(nx.all_triangles(G, some, **call)) == triangle_sets(nx.all_triangles(G, some))
+    S = shuffled_insertions(G, seed=7)  # neighbour dicts in another order than the nodes
+    assert triangle_tuples(nx.all_triangles(S, some, **call)) == triangle_tuples(nx.all_triangles(S, some))
     if G.is_multigraph():
         return
     assert_same(nx.generalized_degree(G, **call), nx.generalized_degree(G))
@@ -112,7 +113,12 @@ def test_gpu_frame_of_a_graph_on_the_gpu():
     frame = nx_tricount.all_triangles(T, as_frame=True)
     frame = frame if type(frame).__module__.startswith("pandas") else frame.to_pandas()
     assert list(frame.columns) == ["u", "v", "w"]
-    assert triangle_sets(frame.itertuples(index=False, name=None)) == triangle_sets(nx.all_triangles(G))
+    assert triangle_tuples(frame.itertuples(index=False, name=None)) == triangle_tuples(nx.all_triangles(G))
+    # nbunch's neighbours rank by the neighbour dicts the rows build, read on the GPU.
+    rows = nx_tricount.to_networkx(T)
+    for nbunch in ([5, 3, 5, 999], 7, list(range(299, 0, -3))):
+        ours = nx_tricount.all_triangles(T, nbunch, device="gpu")
+        assert triangle_tuples(ours) == triangle_tuples(nx.all_triangles(rows, nbunch))
 
 
 def _sorted_triangles(frame):

@@ -9,7 +9,7 @@ import pytest
 
 import nx_tricount
 from nx_tricount.device import gpu_available
-from nx_tricount.frames import from_edges
+from nx_tricount.edge_arrays import from_edges
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.plan import (
     GPU_LOOK_ROWS,
@@ -19,7 +19,6 @@ from nx_tricount.plan import (
     gpu_auto_algorithm,
 )
 from nx_tricount.preparation import mean_endpoint_degree, simple_graph
-from nx_tricount.should_run import TINY_EDGES, TINY_LISTING_EDGES, tiny_graph_is_cheaper
 
 
 def _statistics(skew):
@@ -194,114 +193,3 @@ def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):
     monkeypatch.setattr("nx_tricount.plan.cuda_errors", lambda what: contextlib.nullcontext())
     pairs = nx_tricount.make_plan(from_edges(src, dst, directed=True), weighted=True)
     assert pairs.algorithm == "hash" and "sums of arc values" in str(pairs)
-
-
-def test_networkx_counts_the_triangles_of_tiny_graphs_itself(caplog):
-    G = nx.karate_club_graph()
-    reason = tiny_graph_is_cheaper((G,), {})
-    assert isinstance(reason, str) and "78 edges" in reason
-    assert tiny_graph_is_cheaper((nx.les_miserables_graph(),), {}) is True
-    assert tiny_graph_is_cheaper((nx.les_miserables_graph(), "Valjean"), {}) != True  # noqa: E712
-    # Through NetworkX's automatic dispatch: NetworkX runs it, and logs why.
-    with nx.config(backend_priority=["tricount"]), caplog.at_level(logging.DEBUG, logger="networkx"):
-        assert nx.triangles(G) == nx.triangles(G, backend="networkx")
-    assert "78 edges" in caplog.text
-
-
-@pytest.mark.parametrize(
-    "call,limit",
-    [
-        (lambda G: nx.square_clustering(G), TINY_EDGES),
-        (lambda G: nx.generalized_degree(G), TINY_EDGES),
-        (lambda G: nx.k_truss(G, 3), TINY_EDGES),
-        (lambda G: list(nx.all_triangles(G)), TINY_LISTING_EDGES),
-    ],
-)
-def test_networkx_answers_the_rest_of_the_family_on_tiny_graphs(call, limit, caplog):
-    # Under automatic dispatch NetworkX answers below the limit, and says why; from it, tricount.
-    below = nx.gnm_random_graph(60, limit - 1, seed=1)
-    at = nx.gnm_random_graph(60, limit, seed=1)
-    # k_truss returns a graph: NetworkX dispatches it by its own priority list.
-    priorities = nx.config.backend_priority
-    algos = priorities.algos
-    assert "k_truss" not in dict(priorities)
-    priorities.algos, priorities.k_truss = ["tricount"], ["tricount"]
-    try:
-        _below_and_at(call, below, at, limit, caplog)
-    finally:
-        # A function's own priority left behind would break nx.config(backend_priority=[...]).
-        priorities.algos = algos
-        del priorities.k_truss
-
-
-def _below_and_at(call, below, at, limit, caplog):
-    with nx.config(cache_converted_graphs=False):
-        with caplog.at_level(logging.DEBUG):
-            call(below)
-        assert f"{limit - 1} edges (< {limit})" in caplog.text
-        assert "tricount plan" not in caplog.text
-        caplog.clear()
-        with caplog.at_level(logging.DEBUG):
-            call(at)
-        assert "shouldn't run" not in caplog.text and "tricount plan" in caplog.text
-
-
-@pytest.mark.parametrize(
-    "G",
-    [
-        nx.path_graph(5),
-        nx.Graph([(0, 0), (0, 1), (1, 2)]),
-        nx.DiGraph([(0, 1), (1, 0), (1, 1), (2, 3)]),
-        nx.MultiGraph([(0, 1), (0, 1), (1, 1)]),
-        nx.empty_graph(4),
-    ],
-)
-def test_edge_count_bounds_read_only_what_they_need(G):
-    from nx_tricount.should_run import _edges_exceed
-
-    m = G.number_of_edges()
-    for bound in range(-1, m + 3):
-        assert _edges_exceed(G, bound) == (m > bound), bound
-
-
-def test_networkx_answers_a_few_nodes_of_a_large_graph(caplog):
-    # NetworkX reads the few nodes' neighbourhoods in fewer steps than the graph
-    # has edges: it answers under automatic dispatch, and says why. Many nodes, an
-    # iterator (which should_run must not consume) and an explicit backend run tricount.
-    from nx_tricount.should_run import few_nodes_are_cheaper, few_nodes_squares_are_cheaper
-
-    G = nx.barabasi_albert_graph(5_000, 4, seed=1)
-    few = [4990, 4995, 4999, "not a node", (1, 2)]
-    assert "5 nodes whose neighbourhoods" in few_nodes_are_cheaper((G, few), {})
-    assert isinstance(few_nodes_squares_are_cheaper((G, few[:2]), {}), str)
-    assert few_nodes_are_cheaper((G, list(G)), {}) is True
-    assert few_nodes_are_cheaper((G, iter(few)), {}) is True
-    assert few_nodes_are_cheaper((G, None), {}) is True
-    # A 0-d array is sized but not iterable: the backend raises NetworkX's error.
-    assert few_nodes_are_cheaper((G, np.array(0)), {}) is True
-    with nx.config(backend_priority=["tricount"], cache_converted_graphs=False):
-        for f in (nx.triangles, nx.clustering, nx.square_clustering, nx.generalized_degree):
-            caplog.clear()
-            with caplog.at_level(logging.DEBUG):
-                assert f(G, few) == f(G, few, backend="networkx")
-            assert "nodes whose neighbourhoods" in caplog.text and "tricount plan" not in caplog.text
-        caplog.clear()
-        with caplog.at_level(logging.DEBUG):
-            assert nx.triangles(G, iter(few)) == nx.triangles(G, few, backend="networkx")
-            assert nx.average_clustering(G, few) == nx.average_clustering(G, few, backend="networkx")
-        assert "tricount plan" in caplog.text
-
-
-def test_should_run_does_not_walk_every_node_of_a_large_graph(monkeypatch):
-    # Regression: the tiny-graph rule called G.number_of_edges(), which sums every
-    # node's degree in Python (30 ms on 100,000 nodes), on every dispatched call.
-    G = nx.barabasi_albert_graph(2_000, 3, seed=1)
-
-    def walks_every_node():
-        raise AssertionError("number_of_edges() walked the whole graph")
-
-    monkeypatch.setattr(G, "number_of_edges", walks_every_node)
-    assert tiny_graph_is_cheaper((G,), {}) is True
-    # Many nodes: the estimate of NetworkX's work stops at its visits' limit.
-    monkeypatch.setattr("nx_tricount.should_run.WORK_VISITS", 1_000)
-    assert tiny_graph_is_cheaper((G, list(G)), {}) is True

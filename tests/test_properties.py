@@ -9,8 +9,8 @@ through ``backend="tricount"`` must equal NetworkX's own: the value, the type
 or the exception type. ``docs/testing.md`` states what is exact and the bound
 weighted results are held to.
 
-Profiles (``NX_TRICOUNT_HYPOTHESIS``): ``ci`` (the default: derandomized, 5,450
-cases, about 2 minutes on 2 cores with a cold numba cache), ``long`` (10,900
+Profiles (``NX_TRICOUNT_HYPOTHESIS``): ``ci`` (the default: derandomized, 5,750
+cases, about 2 minutes on 2 cores with a cold numba cache), ``long`` (11,500
 cases over the CPU properties), ``gpu`` (the GPU variants, marked ``gpu`` and
 skipped without a GPU: 1,065 graphs; ``long`` applies to them too when chosen).
 """
@@ -19,6 +19,8 @@ import decimal
 import math
 import os
 import traceback
+from collections import Counter
+from functools import partial
 
 import networkx as nx
 import numpy as np
@@ -26,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+import nx_tricount
 import strategies as S
 from nx_tricount.interface import BackendInterface
 
@@ -42,9 +45,9 @@ _COMMON = dict(
     ],
 )
 #: max_examples of a property of share 1.0; the CPU properties' shares sum to
-#: 5.45, the GPU variants' to 3.55.
+#: 5.75, the GPU variants' to 3.55.
 settings.register_profile("ci", derandomize=True, database=None, max_examples=1000, **_COMMON)
-settings.register_profile("long", max_examples=2000, **_COMMON)  # 5.45 x 2000 = 10,900
+settings.register_profile("long", max_examples=2000, **_COMMON)  # 5.75 x 2000 = 11,500
 settings.register_profile("gpu", max_examples=300, **_COMMON)  # 3.55 x 300 = 1,065 on the GPU
 PROFILE = os.environ.get("NX_TRICOUNT_HYPOTHESIS", "ci")
 settings.load_profile(PROFILE)
@@ -268,6 +271,37 @@ def check_unweighted(spec, nodes, config, device):
         assert_same_outcome(f.__name__, ours, expected, assert_exact)
 
 
+def listed_triangles(G, nbunch, *, direct=False, **kwargs):
+    """``all_triangles``' triples as it yields them: each triangle's nodes in
+    their order (the order of the triangles is free). ``direct``: a call with
+    ``backend="tricount"`` goes to ``nx_tricount.all_triangles`` on the NetworkX
+    graph instead of through NetworkX's dispatch."""
+    f = nx.all_triangles
+    if direct and kwargs.pop("backend", None):
+        f = nx_tricount.all_triangles
+    return Counter(map(tuple, f(G, nbunch, **kwargs)))
+
+
+def assert_same_triangles(ours, expected, where):
+    assert ours == expected, (
+        f"{where}: triples not NetworkX's {sorted(map(repr, expected - ours))}, "
+        f"not NetworkX's triples {sorted(map(repr, ours - expected))}"
+    )
+
+
+def check_listing(spec, nodes, config, device):
+    note(f"{spec}\n{nodes}\nconfig = {config}")
+    for direct in (False, True):
+        f = partial(listed_triangles, direct=direct)
+        ours, expected = _call(f, spec, lambda: (nodes.make(),), config, device)
+        assert_same_outcome(f"all_triangles(direct={direct})", ours, expected, assert_same_triangles)
+    # A TriGraph of its own: its neighbour dicts are those its rows build (to_networkx).
+    T = nx_tricount.from_networkx(spec.build())
+    ours = outcome(lambda: listed_triangles(T, nodes.make(), backend="tricount", device=device, **config))
+    expected = outcome(lambda: listed_triangles(nx_tricount.to_networkx(T), nodes.make()))
+    assert_same_outcome("all_triangles of a TriGraph", ours, expected, assert_same_triangles)
+
+
 def _numpy_zero_division(G, weight, ours, expected):
     """tricount raised ZeroDivisionError where NetworkX, dividing NumPy scalars by a
     largest weight of 0, got NaN instead (docs/testing.md, "NetworkX's own limits")."""
@@ -411,6 +445,15 @@ def test_unweighted_matches_networkx(case):
     """triangles, clustering, average_clustering (both count_zeros) and
     transitivity: exactly NetworkX's, for every graph class, label and nodes= form."""
     check_unweighted(*case, device="cpu")
+
+
+@budget(0.3)
+@given(graph_and_nodes())
+def test_all_triangles_match_networkx(case):
+    """all_triangles: NetworkX's triangles, each once with its nodes in NetworkX's
+    order (which follows its neighbour dicts when nbunch is given), or its
+    exception; through NetworkX and the direct call, every nbunch form."""
+    check_listing(*case, device="cpu")
 
 
 @budget(0.5)

@@ -105,6 +105,37 @@ def test_frames_of_a_node_selection_have_its_rows_in_its_order(nodes):
     assert as_dict(frame, "node", "triangles") == expected and len(frame) == len(expected)
 
 
+#: Containers with repeats (also as other objects equal to the node), nodes not in G, and one node.
+REPEATS = {
+    "repeats": lambda: [1, 1, 2],
+    "equal_objects": lambda: [2, 1.0, 1, True, 2.0, np.int64(2)],
+    "repeats_and_absent": lambda: [99, 3, "x", 3, 0, 99, 0],
+    "generator": lambda: (v for v in [5, 4, 5, 4, 4]),
+    "every_node_twice": lambda: list(range(6)) * 2,
+    "only_absent": lambda: [99, 99],
+    "one_node": lambda: 4,
+}
+
+
+@pytest.mark.parametrize("nodes", list(REPEATS))
+@pytest.mark.parametrize("function", ["triangles", "clustering"])
+def test_frame_rows_are_the_dicts_keys(function, nodes):
+    """One row per key of the dict result, in its order (a dict keeps a node's
+    first occurrence and its first object), with the dict's values; the column
+    is typed as pandas types the keys."""
+    G = nx.complete_graph(4)
+    G.add_edges_from([(3, 4), (4, 5)])
+    expected = getattr(nx_tricount, function)(G, REPEATS[nodes]())
+    if nodes == "one_node":  # one node: a frame of one row, not a scalar
+        expected = {REPEATS[nodes](): expected}
+    frame = getattr(nx_tricount, function)(G, REPEATS[nodes](), as_frame=True)
+    assert len(frame) == len(expected)
+    assert frame["node"].tolist() == pd.Series(list(expected), dtype=object).infer_objects().tolist()
+    assert frame["node"].tolist() == list(expected)
+    assert frame[function].tolist() == list(expected.values())
+    assert expected == getattr(nx, function)(G, REPEATS[nodes]()) or nodes == "one_node"
+
+
 def test_selection_errors_are_raised_with_as_frame():
     G = nx.complete_graph(4)
     with pytest.raises(nx.NetworkXError):

@@ -1,0 +1,229 @@
+"""``should_run``: NetworkX's cost against tricount's in this process (the
+conversion, the count, and what the process has not loaded yet), from cheap
+statistics; and the light registration that lets NetworkX load the backend and
+ask it without the engine."""
+
+import importlib
+import inspect
+import logging
+import pickle
+import pydoc
+import sys
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nx_tricount
+from nx_tricount import dispatch, should_run
+from nx_tricount.should_run import COSTS, SAMPLE_NODES, decide, graph_work, networkx_work
+from subprocesses import run_python
+
+#: A process that has imported the engine and run every function / one that has done neither.
+WARM = dict(imported=True, started=set(COSTS))
+COLD = dict(imported=False, started=set())
+HEAVY = ("numpy", "numba", "cupy", "cudf", "nx_tricount.functions", "nx_tricount.triangle_family", "nx_tricount.plan")
+
+
+def _args(name, G, nodes=None):
+    return (G, 3) if name == "k_truss" else (G,) if nodes is None else (G, nodes)
+
+
+def test_a_call_networkx_answers_loads_no_engine():
+    """An unchanged script under the drop-in switch: on a small graph every
+    function stays in NetworkX, says why, and neither numba nor the engine is imported."""
+    script = f"""
+        import logging, sys
+        import networkx as nx
+        records = []
+        handler = logging.Handler()
+        handler.emit = lambda record: records.append(record.getMessage())
+        logging.getLogger("networkx").addHandler(handler)
+        logging.getLogger("networkx").setLevel(logging.DEBUG)
+        G = nx.karate_club_graph()
+        nx.triangles(G), nx.clustering(G), nx.average_clustering(G), nx.transitivity(G)
+        nx.square_clustering(G), nx.generalized_degree(G), list(nx.all_triangles(G)), nx.k_truss(G, 3)
+        print([m for m in {HEAVY!r} if m in sys.modules], "nx_tricount.interface" in sys.modules)
+        print(sum("shouldn't run" in r and "NetworkX's estimate" in r for r in records))
+        print(sum("Using backend 'tricount'" in r for r in records))
+    """
+    rc, out, err = run_python(script, NX_TRICOUNT_AUTOCONFIG="1")
+    assert rc == 0, err
+    assert out.split("\n")[:3] == ["[] True", "8", "0"]
+
+
+def test_loading_the_interface_and_asking_imports_no_engine():
+    script = f"""
+        import sys
+        import networkx as nx
+        from nx_tricount.interface import BackendInterface as B
+        G = nx.barabasi_albert_graph(3000, 3, seed=1)
+        for name in {sorted(COSTS)!r}:
+            assert hasattr(B, name) and B.can_run(name, (G,), {{}})
+            for args in ((G,), (G, 5), (G, [1, 2, 3]), (G, iter([1])), (nx.DiGraph(G),)):
+                B.should_run(name, args, {{}})
+        print([m for m in {HEAVY!r} if m in sys.modules])
+    """
+    rc, out, err = run_python(script)
+    assert rc == 0, err
+    assert out.strip() == "[]"
+
+
+def test_a_process_pays_its_first_loads_once():
+    """The same call stays in NetworkX while the engine would have to load, and
+    comes here once an explicit call has loaded it."""
+    script = """
+        import logging, sys
+        import networkx as nx
+        records = []
+        handler = logging.Handler()
+        handler.emit = lambda record: records.append(record.getMessage())
+        logging.getLogger("networkx").addHandler(handler)
+        logging.getLogger("networkx").setLevel(logging.DEBUG)
+        G = nx.barabasi_albert_graph(3000, 3, seed=1)
+        expected = nx.clustering(G)
+        print(sum("the engine's import" in r for r in records), "numba" in sys.modules)
+        assert nx.clustering(G, backend="tricount") == expected
+        records.clear()
+        assert nx.clustering(G) == expected
+        print(sum("Using backend 'tricount' for call to 'clustering'" in r for r in records))
+    """
+    rc, out, err = run_python(script, NX_TRICOUNT_AUTOCONFIG="1")
+    assert rc == 0, err
+    assert out.split("\n")[:2] == ["1 False", "1"]
+
+
+def test_each_load_is_charged_until_the_process_has_it():
+    G = nx.karate_club_graph()
+    cold = decide("clustering", (G,), {}, **COLD)
+    assert "the engine's import" in cold and "the first count's start" in cold
+    one = decide("clustering", (G,), {}, imported=True, started={"triangles"})
+    assert isinstance(one, str) and "clustering's kernels" in one
+    assert "import" not in one and "start" not in one
+    # The engine's start is the first count of a process: triangles' kernels come with it.
+    assert "loading" not in decide("triangles", (G,), {}, imported=True, started={"clustering"})
+
+
+def test_tiny_graphs_stay_in_networkx_and_larger_ones_come_here_once_loaded():
+    G = nx.karate_club_graph()
+    for name in COSTS:
+        assert isinstance(decide(name, _args(name, G), {}, **COLD), str), name
+    # Warm, NetworkX still answers the smallest triangle counts and listings sooner.
+    assert isinstance(decide("triangles", (G,), {}, **WARM), str)
+    assert isinstance(decide("all_triangles", (G,), {}, **WARM), str)
+    H = nx.barabasi_albert_graph(3_000, 3, seed=1)
+    for name in COSTS:
+        assert isinstance(decide(name, _args(name, H), {}, **COLD), str), name
+        assert decide(name, _args(name, H), {}, **WARM) is True, name
+
+
+def test_networkx_answers_a_few_nodes_of_a_large_graph(monkeypatch, caplog):
+    # NetworkX reads only the few nodes' neighbourhoods, the backend converts the
+    # whole graph. Many nodes, an iterator (which should_run must not consume) and an
+    # explicit backend run tricount.
+    G = nx.barabasi_albert_graph(5_000, 4, seed=1)
+    few = [4990, 4995, 4999, "not a node", (1, 2)]
+    assert "5 nodes" in decide("clustering", (G, few), {}, **WARM)
+    assert "one node" in decide("clustering", (G, 4990), {}, **WARM)
+    assert isinstance(decide("square_clustering", (G, few[:2]), {}, **WARM), str)
+    assert decide("clustering", (G, list(G)), {}, **WARM) is True
+    assert decide("clustering", (G, iter(few)), {}, **WARM) is True
+    assert decide("clustering", (G, None), {}, **WARM) is True
+    # A 0-d array is sized but not iterable: the backend raises NetworkX's error.
+    assert decide("clustering", (G, np.array(0)), {}, **WARM) is True
+    # This process as if every function had run: the engine imported, each started.
+    for function in dispatch.REGISTERED.values():
+        function.implementation
+    monkeypatch.setattr(dispatch, "STARTED", set(COSTS))
+    with nx.config(backend_priority=["tricount"], cache_converted_graphs=False):
+        for f in (nx.triangles, nx.clustering, nx.square_clustering, nx.generalized_degree):
+            caplog.clear()
+            with caplog.at_level(logging.DEBUG):
+                assert f(G, few) == f(G, few, backend="networkx")
+            assert "5 nodes" in caplog.text and "tricount plan" not in caplog.text
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG):
+            assert nx.clustering(G, iter(few)) == nx.clustering(G, few, backend="networkx")
+        assert "tricount plan" in caplog.text
+
+
+def test_networkx_says_why_it_answers(caplog):
+    G = nx.karate_club_graph()
+    with nx.config(backend_priority=["tricount"]), caplog.at_level(logging.DEBUG, logger="networkx"):
+        assert nx.triangles(G) == nx.triangles(G, backend="networkx")
+    assert "NetworkX's estimate for every node of about 78 edges" in caplog.text
+
+
+def test_a_kept_conversion_is_not_charged_again():
+    G = nx.barabasi_albert_graph(2_000, 3, seed=1)
+    assert "conversion 0 s" not in decide("triangles", (G,), {}, **COLD)
+    with nx.config(cache_converted_graphs=True):
+        nx.triangles(G, backend="tricount")
+        assert "conversion 0 s" in decide("triangles", (G,), {}, **COLD)
+    with nx.config(cache_converted_graphs=False):
+        assert "conversion 0 s" not in decide("triangles", (G,), {}, **COLD)
+
+
+def test_cupy_is_charged_where_a_call_may_import_it(monkeypatch):
+    G = nx.karate_club_graph()
+    monkeypatch.setattr(should_run, "_installed", lambda package: True)
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)
+    assert "CuPy's import" in decide("triangles", (G,), {}, **WARM)
+    assert "CuPy's import" not in decide("triangles", (G,), {"device": "cpu"}, **WARM)
+    with nx.config.backends.tricount(device="cpu"):
+        assert "CuPy's import" not in decide("triangles", (G,), {}, **WARM)
+
+
+def test_decisions_read_a_bounded_sample(monkeypatch):
+    # Regression: a rule called G.number_of_edges(), which sums every node's degree
+    # in Python (30 ms on 100,000 nodes), on every dispatched call.
+    G = nx.path_graph(100_000)
+
+    class CountingDict(dict):
+        reads = 0
+
+        def __getitem__(self, key):
+            CountingDict.reads += 1
+            return super().__getitem__(key)
+
+    G._adj = G._succ = CountingDict(G._adj)
+    monkeypatch.setattr(G, "number_of_edges", lambda: pytest.fail("number_of_edges() walked the graph"))
+    assert isinstance(decide("clustering", (G,), {}, **COLD), str)
+    assert CountingDict.reads <= SAMPLE_NODES
+    CountingDict.reads = 0
+    decide("clustering", (G, list(G)), {}, **WARM)
+    # The sample's degrees, then the nodes' neighbourhoods up to the limit (and the
+    # neighbour list of the node that passes it).
+    assert CountingDict.reads <= SAMPLE_NODES + should_run.WORK_VISITS + 1
+
+
+def test_graph_work_is_exact_on_small_graphs_and_close_on_large(monkeypatch):
+    monkeypatch.setattr(should_run, "WORK_VISITS", 10**9)
+    for G in (nx.karate_club_graph(), nx.DiGraph(nx.gnp_random_graph(100, 0.1, seed=1))):
+        work, edges = graph_work(G)
+        assert work == networkx_work(G, G) and edges == G.number_of_edges()
+    # A graph whose first nodes are its hubs: the sample spans its order.
+    G = nx.barabasi_albert_graph(20_000, 5, seed=1)
+    exact, edges = graph_work(G, sample=len(G))
+    assert exact == networkx_work(G, G) and edges == G.number_of_edges()
+    for squares in (False, True):
+        sampled, exact = graph_work(G, squares)[0], graph_work(G, squares, sample=len(G))[0]
+        assert abs(sampled.neighbours / exact.neighbours - 1) < 0.1
+        assert abs(sampled.steps / exact.steps - 1) < 0.5
+
+
+@pytest.mark.parametrize("name", sorted(dispatch.REGISTERED))
+def test_registered_functions_keep_their_signature_docstring_and_names(name):
+    function = dispatch.REGISTERED[name]
+    implementation = function.implementation
+    assert inspect.signature(function) == inspect.signature(implementation)
+    assert function.__doc__ == implementation.__doc__ and function.__name__ == name
+    assert getattr(importlib.import_module(function.__module__), name) is function
+    assert getattr(nx_tricount, name) is function
+    assert pickle.loads(pickle.dumps(function)) is function
+    assert f"{name}{inspect.signature(implementation)}" in pydoc.render_doc(function, renderer=pydoc.plaintext)
+
+
+def test_a_call_is_remembered_as_started():
+    nx_tricount.transitivity(nx.complete_graph(4))
+    assert "transitivity" in dispatch.STARTED

@@ -82,7 +82,8 @@ def pytest_terminal_summary(terminalreporter):
     gpu = 0
     for report in terminalreporter.stats.get("skipped", []):
         reason = _skip_reason(report)
-        if "gpu" in report.keywords and reason == GPU_SKIP:
+        # A module skipped whole (pytest.importorskip) reports its collection, without keywords.
+        if "gpu" in getattr(report, "keywords", ()) and reason == GPU_SKIP:
             gpu += 1
         else:
             reasons[reason] += 1

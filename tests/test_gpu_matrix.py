@@ -4,6 +4,8 @@ and R-MAT 18 from NumPy arrays under a memory limit that puts it into parts from
 host memory (unweighted undirected counts prepared in chunks straight into
 their parts), every function equal to its whole count on the GPU."""
 
+from collections import Counter
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -132,5 +134,7 @@ def _assert_same_result(name, ours, expected):
     else:
         assert ours == expected
         assert type(ours) is type(expected)
-        if isinstance(expected, dict):
-            assert list(ours) == list(expected)  # the node order
+        # A per-node dict keeps the node order; listed triangles (a Counter of node
+        # tuples) come in the engine's order, which the parts change.
+        if isinstance(expected, dict) and not isinstance(expected, Counter):
+            assert list(ours) == list(expected)

@@ -356,7 +356,7 @@ def matrix(name, args):
     """Preprocessing, kernel and total ms of the total count for every algorithm x
     orientation x ordering, except orientation ``id`` on ids not ordered by degree:
     its hubs keep out-degrees in the tens of thousands on R-MAT (21,226 at scale 18),
-    where every algorithm is 5 to 4000 times slower (docs/benchmarks.md)."""
+    where every algorithm is 5 to 4000 times slower."""
     src, dst, n = GRAPHS[name]()
     rows = [orientation_costs(name, src, dst, n)]
     pool = cupy.get_default_memory_pool()

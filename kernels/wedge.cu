@@ -260,7 +260,7 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
 // Blocks of at most 256 threads (nx_tricount/algorithms/wedge.py launches 128);
 // registers capped at 32 so that 2048 threads fit on a multiprocessor (full
 // occupancy: the searches are latency-bound). Per node runs with six blocks' bound
-// (measured: docs/benchmarks.md, 'wedge: per-node launch bounds and hub counters').
+// (measured: docs/algorithms.md, 'wedge: per-node launch bounds and hub counters').
 WEDGE_ENTRY(wedge_total, MODE_TOTAL, false, 8)
 WEDGE_ENTRY(wedge_per_node, MODE_PER_NODE, false, 6)
 WEDGE_ENTRY(wedge_per_edge, MODE_PER_EDGE, false, 8)
@@ -496,7 +496,7 @@ HUB_ENTRY(wedge_hub_per_node, true)
 // targets scatter, and under ascending-degree ids most arcs point to the last ids,
 // whose global counters then serialise the atomics. So each block keeps the counts
 // of the last HUB_VERTICES ids in shared memory while it strides over the arcs and
-// adds them once at its end (measured: docs/benchmarks.md, 'wedge: per-node launch
+// adds them once at its end (measured: docs/algorithms.md, 'wedge: per-node launch
 // bounds and hub counters').
 #define HUB_VERTICES 2048
 extern "C" __global__ void __launch_bounds__(256)

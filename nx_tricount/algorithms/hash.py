@@ -24,7 +24,7 @@ CHUNK = 64
 #: Out-degree above which a vertex is the task of a whole block rather than of one
 #: warp, the default of :func:`count_gpu`. TRUST §4.3 found 100 best; here 32 is as
 #: fast or faster in every mode, and 9% faster for weighted sums on R-MAT 22
-#: (measured: docs/benchmarks.md, 'hash: warp buckets, heavy tasks and cached levels').
+#: (measured: docs/algorithms.md, 'hash: warp buckets, heavy tasks and cached levels').
 BLOCK_DEGREE = 32
 
 #: :data:`BLOCK_DEGREE` of weighted sums: 16 is 2% faster than 32 on R-MAT 18-22
@@ -39,21 +39,21 @@ GPU_THREADS = 256
 #: Levels of each bucket cached in shared memory in a block's and a warp's table
 #: (TRUST §3.2 caches 6), and levels a bucket holds in all before it overflows into
 #: the next one (TRUST sees at most 16 collisions after its reorderings) (measured:
-#: docs/benchmarks.md, 'hash: warp buckets, heavy tasks and cached levels').
+#: docs/algorithms.md, 'hash: warp buckets, heavy tasks and cached levels').
 CACHED_LEVELS = 6
 WARP_CACHED_LEVELS = 4
 MIN_LEVELS = 16
 
 #: Buckets of a warp's table, the default of :func:`count_gpu`; a power of two.
 #: TRUST uses 32, one per lane; 128 shortens the buckets of vertices of out-degree
-#: up to 100 (measured: docs/benchmarks.md, 'hash: warp buckets, heavy tasks and
+#: up to 100 (measured: docs/algorithms.md, 'hash: warp buckets, heavy tasks and
 #: cached levels').
 WARP_BUCKETS = 128
 
 #: Mean 2-hop entries per task (TRUST's collective degree over the tasks) from
 #: which tasks count as heavy: graphs of heavy tasks run with one vertex a take and
 #: the registers capped for 8 blocks a multiprocessor, graphs of light ones with
-#: several vertices a take and 4 blocks (measured: docs/benchmarks.md, 'hash: warp
+#: several vertices a take and 4 blocks (measured: docs/algorithms.md, 'hash: warp
 #: buckets, heavy tasks and cached levels').
 HEAVY_TASK = 1000
 

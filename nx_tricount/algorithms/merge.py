@@ -25,7 +25,7 @@ INLINE_MAX_POSITIONS = 2**31
 #: Fewest arcs whose total reads the inline layout. Making it (a launch, a gather
 #: of ``indptr[v]`` per arc and a read) costs a fresh graph about what the kernel
 #: saves on BA 2M×10 (0.3 ms), and more on smaller ones: on the grid (2M arcs)
-#: 0.17 ms for 4 µs of kernel (docs/benchmarks.md, "merge: the inline layout").
+#: 0.17 ms for 4 µs of kernel (docs/algorithms.md, "merge: the inline layout").
 INLINE_MIN_ARCS = 1 << 22
 
 #: Largest out-degree up to which an id-oriented graph's merges are short and
@@ -34,7 +34,7 @@ INLINE_MIN_ARCS = 1 << 22
 INLINE_EVEN_DEGREE = 64
 
 #: The grid-stride loop gets four times the blocks the GPU holds at once. On an
-#: H100, kernel ms of the total (docs/benchmarks.md, "merge: the inline layout"):
+#: H100, kernel ms of the total (docs/algorithms.md, "merge: the inline layout"):
 #: BA 2M×10 0.645 against 0.717 one thread per arc and 0.707 with 64 waves, the
 #: grid 0.022 against 0.024; on R-MAT 22 the loop took 87.3 against 75.5.
 INLINE_WAVES = 4

@@ -44,7 +44,7 @@ __all__ = [
 
 #: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`. Odd, so that the
 #: lanes' slots, a spread apart, fall on different shared-memory banks (measured:
-#: docs/benchmarks.md, 'wedge: spread, fill and threads').
+#: docs/algorithms.md, 'wedge: spread, fill and threads').
 SPREAD = 19
 
 #: Bitmap rows (§5.4), the default of :func:`count_gpu`: the closing arcs of wedges
@@ -52,32 +52,32 @@ SPREAD = 19
 #: upper-triangular ``x * x`` bit matrix (256 MiB at 65536) instead of by binary
 #: search. Used with ascending-degree ids only (ordering "degree", orientation "id"),
 #: and only for vertices of degree at least :data:`BITMAP_MIN_DEGREE` (measured:
-#: docs/benchmarks.md, 'wedge: bitmap rows').
+#: docs/algorithms.md, 'wedge: bitmap rows').
 BITMAP_ROWS = 65536
 
 #: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total (or
 #: unweighted per-node) count takes a vertex of the bitmap whose out-neighbours'
 #: rows hold fewer than ``HUB_WORDS`` words per wedge off the wedges, and ANDs its
-#: row with theirs (the hub block; measured: docs/benchmarks.md, 'wedge: the hub
+#: row with theirs (the hub block; measured: docs/algorithms.md, 'wedge: the hub
 #: block').
 HUB_WORDS = 4
 
 #: :data:`HUB_WORDS` of a per-node count, where each triangle of the hub block also
-#: costs a counter's increment: fewer vertices pay (measured: docs/benchmarks.md,
+#: costs a counter's increment: fewer vertices pay (measured: docs/algorithms.md,
 #: 'wedge: the hub block').
 HUB_NODE_WORDS = 2
 
 #: Smallest share of the wedges the hub block must take off for a count to run it
-#: (measured: docs/benchmarks.md, 'wedge: the hub block').
+#: (measured: docs/algorithms.md, 'wedge: the hub block').
 HUB_MIN_SHARE = 0.1
 
 #: Rounds of :data:`SPREAD` wedges each resident thread should get; graphs with
-#: fewer wedges get a smaller spread (measured: docs/benchmarks.md, 'wedge: spread,
+#: fewer wedges get a smaller spread (measured: docs/algorithms.md, 'wedge: spread,
 #: fill and threads').
 FILL = 4
 
 #: Threads per block of the counting kernel: a round of cooperation covers
-#: ``THREADS * SPREAD`` wedges between two barriers (measured: docs/benchmarks.md,
+#: ``THREADS * SPREAD`` wedges between two barriers (measured: docs/algorithms.md,
 #: 'wedge: spread, fill and threads').
 THREADS = 128
 

@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 #: Smallest undirected degree of a bitmap row: below it a binary search of N+(w)
-#: takes a few steps and the bitmap would only cost memory (docs/benchmarks.md,
+#: takes a few steps and the bitmap would only cost memory (docs/algorithms.md,
 #: 'wedge: bitmap rows').
 BITMAP_MIN_DEGREE = 32
 

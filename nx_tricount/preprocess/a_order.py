@@ -28,7 +28,7 @@ __all__ = [
 
 #: k: vertices per bucket, the threads per block of our vertex-parallel kernel.
 BUCKET_SIZE = 256
-#: λ: weight of compute against memory intensity (docs/benchmarks.md, 'A-order's
+#: λ: weight of compute against memory intensity (docs/algorithms.md, 'A-order's
 #: lambda'; the paper's value for its kernel and GPU is 9.682).
 LAMBDA = 32.0
 #: Bytes of one memory sector, the unit of a global-memory transaction.

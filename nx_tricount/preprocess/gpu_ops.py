@@ -1,6 +1,6 @@
 """The preprocessing's primitives on CuPy arrays: the functions of
 :mod:`.host_ops`, with the same signatures and results, each in one or two
-launches (docs/benchmarks.md, 'GPU preprocessing: one launch per step').
+launches (docs/algorithms.md, 'GPU preprocessing: one launch per step').
 
 None of them synchronises unless it returns a number to the host: the host keeps
 queuing while the GPU works. Their CUDA lives in ``kernels/``: ``keys.cu`` (the

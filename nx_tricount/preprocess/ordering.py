@@ -56,8 +56,7 @@ def vertex_order(how, degree):
         return None
     if how == "degree":
         xp = module_of(degree)
-        # A degree is below n: 32-bit sort keys (docs/benchmarks.md, 'GPU
-        # preprocessing: one launch per step').
+        # A degree is below n: 32-bit sort keys (docs/algorithms.md, 'Orderings').
         keys = degree.astype(xp.int32) if degree.size < 2**31 else degree
         return xp.argsort(keys, kind="stable")
     raise _unknown(how)

@@ -137,6 +137,44 @@ __device__ void block_add(u64* total, u64 value) {
     if (threadIdx.x == 0 && value != 0) atomicAdd(total, value);
 }
 
+// Chunked scans in two launches of one grid (stable compactions, row pointers):
+// block b owns the items [b * chunk, min(n, (b + 1) * chunk)). The first launch
+// writes each block's sum of count(i) to totals[b] (chunk_total); the second scans
+// each chunk after the totals of the blocks before it (scan_chunk). count(i) is a
+// non-negative long long; all threads of the block must call both.
+template <typename Count>
+__device__ void chunk_total(long long n, long long chunk, long long* totals, Count count) {
+    long long begin = min(n, (long long)blockIdx.x * chunk), end = min(n, begin + chunk);
+    u64 sum = 0;
+    for (long long i = begin + threadIdx.x; i < end; i += blockDim.x) sum += (u64)count(i);
+    sum = block_sum(sum);
+    if (threadIdx.x == 0) totals[blockIdx.x] = (long long)sum;
+}
+
+// visit(i, before, c) for every item i of the block's chunk, c = count(i) and
+// before = the sum of count over the items before i in the whole grid's order.
+template <typename Count, typename Visit>
+__device__ void scan_chunk(long long n, long long chunk, const long long* __restrict__ totals,
+                           Count count, Visit visit) {
+    __shared__ long long warp_totals[32];
+    __shared__ long long offset;
+    u64 earlier = 0;
+    for (unsigned b = threadIdx.x; b < blockIdx.x; b += blockDim.x) earlier += (u64)totals[b];
+    earlier = block_sum(earlier);
+    if (threadIdx.x == 0) offset = (long long)earlier;
+    __syncthreads();
+    long long running = offset;
+    long long begin = min(n, (long long)blockIdx.x * chunk), end = min(n, begin + chunk);
+    for (long long base = begin; base < end; base += blockDim.x) {
+        long long i = base + threadIdx.x;
+        long long c = i < end ? count(i) : 0;
+        long long inclusive = block_inclusive_sum(c, warp_totals);
+        if (i < end) visit(i, running + inclusive - c, c);
+        running += warp_totals[(blockDim.x >> 5) - 1];  // the tile's sum
+        __syncthreads();  // before the next tile overwrites warp_totals
+    }
+}
+
 // out[idx] += count for every lane of the warp, with one atomic per run of
 // neighbouring lanes that hold the same idx (lanes take consecutive wedges or arcs,
 // so they mostly credit the same base vertex, middle vertex or source): the run's

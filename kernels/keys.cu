@@ -1,7 +1,6 @@
 // Vertex pairs packed into int64 sort keys, shared by the preprocessing's
-// kernels (distinct.cu, csr.cu) and its CuPy ElementwiseKernels, which take this
-// file as their preamble (nx_tricount/preprocess/gpu_ops.py). No includes: it
-// must compile alone, as a preamble.
+// kernels (edge_rows.cu, edge_values.cu, distinct.cu, csr.cu). No includes of
+// its own.
 #ifndef NX_TRICOUNT_KEYS_CU
 #define NX_TRICOUNT_KEYS_CU
 
@@ -33,6 +32,18 @@ __device__ __forceinline__ long long arc_key(long long u, long long v, Rank& ran
     if (a > b) { long long t = a; a = b; b = t; t = u; u = v; v = t; }
     if (by_degree && degree[u] > degree[v]) { long long t = a; a = b; b = t; }
     return pack_key(a, b, n);
+}
+
+// Position of the last of the sorted sorted[0:m) that is at most key, or -1: the
+// last of key's run where key is there.
+__device__ __forceinline__ long long last_at_most(const long long* __restrict__ sorted, long long m,
+                                                  long long key) {
+    long long low = 0, high = m;  // the first position holding more than key
+    while (low < high) {
+        long long mid = (low + high) >> 1;
+        if (sorted[mid] <= key) low = mid + 1; else high = mid;
+    }
+    return low - 1;
 }
 
 #endif

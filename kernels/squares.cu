@@ -78,3 +78,64 @@ extern "C" __global__ void squares(const long long* __restrict__ s_ptr,
         block_add((u64*)(closed_out + t), closed);
     }
 }
+
+// Every vertex's whole neighbour list from an oriented CSR (rows[k] -> indices[k]),
+// for the squares: row pointers of the degrees (a scan in two launches of one
+// grid, common.cu's chunk_total and scan_chunk), then each arc put in both ends'
+// lists at atomic cursors, in no order within a list (the counts do not read one).
+extern "C" __global__ void __launch_bounds__(256)
+degree_totals(const long long* __restrict__ degree, long long n, long long chunk, long long* totals) {
+    chunk_total(n, chunk, totals, [&](long long v) { return degree[v]; });
+}
+
+// indptr[v] = the degrees before v; indptr[n] = their sum.
+extern "C" __global__ void __launch_bounds__(256)
+row_starts(const long long* __restrict__ degree, long long n, long long chunk,
+           const long long* __restrict__ totals, long long* indptr) {
+    scan_chunk(n, chunk, totals, [&](long long v) { return degree[v]; },
+               [&](long long v, long long before, long long d) {
+                   indptr[v] = before;
+                   if (v + 1 == n) indptr[n] = before + d;
+               });
+}
+
+__device__ __forceinline__ long long row_length(const long long* __restrict__ indptr, long long v) {
+    return indptr[v + 1] - indptr[v];
+}
+
+// cursor: n zeroed counters.
+extern "C" __global__ void __launch_bounds__(256)
+fill_neighbours(const VID* __restrict__ rows, const VID* __restrict__ indices, long long m,
+                const long long* __restrict__ indptr, u64* cursor, VID* neighbours) {
+    long long k = global_thread();
+    if (k >= m) return;
+    VID u = rows[k], v = indices[k];
+    neighbours[indptr[u] + (long long)atomicAdd(cursor + u, 1ull)] = v;
+    neighbours[indptr[v] + (long long)atomicAdd(cursor + v, 1ull)] = u;
+}
+
+extern "C" __global__ void __launch_bounds__(256) vertex_ids(long long n, VID* ids) {
+    long long v = global_thread();
+    if (v < n) ids[v] = (VID)v;
+}
+
+// Each target v's potential squares on the lists s_ptr, s_idx (successors, or
+// neighbours), (d - 1) around - d (d - 1) - closed - found with d its list's
+// length and around the sum of its successors' list lengths, as NetworkX's 2-hop
+// form (in 64-bit two's complement, as NumPy computes it); defined where d >= 2 and
+// the potential is positive; at: its original id (perm[v], or v without perm).
+extern "C" __global__ void __launch_bounds__(256)
+square_potentials(const long long* __restrict__ s_ptr, const VID* __restrict__ s_idx,
+                  const VID* __restrict__ targets, long long count,
+                  const long long* __restrict__ found, const long long* __restrict__ closed,
+                  const VID* __restrict__ perm, long long* potential, bool* defined, long long* at) {
+    long long t = global_thread();
+    if (t >= count) return;
+    VID v = targets[t];
+    u64 d = (u64)row_length(s_ptr, v), around = 0;
+    for (long long k = s_ptr[v]; k < s_ptr[v + 1]; ++k) around += (u64)row_length(s_ptr, s_idx[k]);
+    u64 p = (d - 1) * around - d * (d - 1) - (u64)closed[t] - (u64)found[t];
+    potential[t] = (long long)p;
+    defined[t] = (long long)d >= 2 && (long long)p > 0;
+    at[t] = perm != nullptr ? (long long)perm[v] : (long long)v;
+}

@@ -94,23 +94,15 @@ def square_coefficients(G, plan, ids=None):
             predecessors = neighbourhoods.predecessors(prepared)
         else:
             prepared = _oriented(G, plan)
-            successors = predecessors = neighbourhoods.symmetric(prepared)[:2]
-        xp = module_of(prepared.indptr)
+            successors = predecessors = squares.neighbour_lists(prepared)
         n = prepared.n
-        targets = _csr_ids(prepared, ids)
+        targets = _csr_ids(prepared, ids, where)
+        memory = SQUARE_MEMORY
         if where == "gpu":
             memory = (plan.spread.memory_limit or runtime.free_memory()) // 4
-        else:
-            memory = SQUARE_MEMORY
         found, closed = squares.count_squares(successors, predecessors, targets, n, where, memory)
-        indptr, indices = successors
-        degree = indptr[1:] - indptr[:-1]
-        reach = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(degree[indices])])
-        around = reach[indptr[1:]] - reach[indptr[:-1]]  # sum of the successors' degrees
-        d = degree[targets]
-        potential = (d - 1) * around[targets] - d * (d - 1) - closed - found
-        defined = to_host((d >= 2) & (potential > 0))
-        at = to_host(targets if prepared.perm is None else prepared.perm[targets])
+        potential, defined, at = squares.potentials(successors, targets, found, closed, prepared.perm)
+        defined, at = to_host(defined), to_host(at)
         ratio = np.zeros(n)
         ratio[at] = _exact_ratio(to_host(found), to_host(potential), defined)
         mask = np.zeros(n, dtype=bool)
@@ -118,15 +110,17 @@ def square_coefficients(G, plan, ids=None):
         return ratio, mask
 
 
-def _csr_ids(prepared, ids):
-    """The distinct CSR ids of the original ids ``ids`` (every vertex when None)."""
+def _csr_ids(prepared, ids, where):
+    """The distinct CSR ids of the original ids ``ids`` (every vertex when None),
+    on ``where``."""
     xp = module_of(prepared.indptr)
     dtype = prepared.indices.dtype
     if ids is None:
-        return xp.arange(prepared.n, dtype=dtype)
-    original = xp.asarray(np.unique(np.asarray(ids, dtype=np.int64)))
+        return squares.every_vertex(prepared.n, dtype, where)
+    original = np.unique(np.asarray(ids, dtype=np.int64))
     if prepared.perm is None:
-        return original.astype(dtype)
+        return xp.asarray(original.astype(dtype))  # cast on the host
+    original = xp.asarray(original)
     inverse = xp.empty(prepared.n, dtype=dtype)
     inverse[prepared.perm] = xp.arange(prepared.n, dtype=dtype)
     return inverse[original]

@@ -51,17 +51,22 @@ _INT, _LONG, _UNSIGNED, _DOUBLE = "int", "long long", "unsigned int", "double"
 #: GPU engine asks for them on graphs under 2^31 vertices and arcs (int vertex
 #: ids in the CSR, unsigned positions). Files that read the input's ids take
 #: int and long long ids; the counting kernels' weighted sums take float64 and
-#: int64 arc values, as the clustering coefficients take their sums. A larger
+#: int64 arc values, as the clustering coefficients and the rounding of the
+#: compensated sums take their sums, and the directed pairs their values. A larger
 #: graph's 64-bit variants compile with NVRTC at first use, a small part of that
 #: graph's count.
 VARIANTS = {
     **{name: {} for name in (
         "csr.cu", "distinct.cu", "listing.cu", "pairs.cu", "squares.cu", "transitive.cu", "truss.cu"
     )},
-    **{name: {"vid": (_INT, _LONG)} for name in ("hashed_csr.cu", "id_range.cu", "sample.cu")},
-    **{name: {"weight": (_DOUBLE, _LONG)} for name in (
-        "bitmap.cu", "coefficients.cu", "edge.cu", "merge.cu", "merge_inline.cu", "vertex.cu"
+    **{name: {"vid": (_INT, _LONG)} for name in (
+        "edge_rows.cu", "hashed_csr.cu", "id_range.cu", "sample.cu"
     )},
+    **{name: {"weight": (_DOUBLE, _LONG)} for name in (
+        "bitmap.cu", "coefficients.cu", "compensated.cu", "edge.cu", "merge.cu", "merge_inline.cu",
+        "vertex.cu",
+    )},
+    "edge_values.cu": {"vid": (_INT, _LONG), "weight": (_DOUBLE, _LONG)},
     "wedge.cu": {"weight": (_DOUBLE, _LONG), "eid": (_UNSIGNED,)},
     "hash.cu": {"weight": (_DOUBLE, _LONG), "eid": (_UNSIGNED,), "extra": {"HASH_MIN_BLOCKS": (4, 8)}},
 }
@@ -280,7 +285,9 @@ def build_at_install(directory, environ=os.environ):
         why = "no nvcc or no GPU; NX_TRICOUNT_BUILD_KERNELS=1 forces it"
         return None, f"kernels not compiled ahead ({why}): {later}"
     if nvcc is None:
-        raise KernelBuildError("NX_TRICOUNT_BUILD_KERNELS=1 but no nvcc was found (CUDA_HOME, CUDA_PATH, PATH)")
+        raise KernelBuildError(
+            "NX_TRICOUNT_BUILD_KERNELS=1 but no nvcc was found (CUDA_HOME, CUDA_PATH, PATH)"
+        )
     built, start = Path(directory) / BUILT, time.perf_counter()
     try:
         archs = buildable_archs(nvcc)

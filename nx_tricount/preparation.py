@@ -33,8 +33,9 @@ from typing import NamedTuple
 import numpy as np
 
 from . import preprocess
+from .device import module_of
+from .preprocess.edge_values import normalised_values
 from .preprocess.ops import ops_for
-from .device import array_module, module_of
 
 #: GPU bytes per edge row of a chunk prepared in host memory's stead: the rows,
 #: their keys, the keys' sort and buckets (``preprocess/streamed.py``).
@@ -200,17 +201,19 @@ def normalised_weights(G, weight, device):
     def build():
         column = G.edge_data.get(weight)
         if column is None:
-            weights = array_module(device).ones(G.src.size, dtype=np.float64)
+            # Made on the host: CuPy's ones() compiles a kernel at its first use.
+            column = np.ones(G.src.size, dtype=np.float64)
         elif isinstance(column, list):
             raise TypeError(f"edge attribute {weight!r} must be numeric for weighted clustering")
-        else:
-            weights = G.column_on(column, device).astype(np.float64)
+        elif module_of(column) is np:
+            column = column.astype(np.float64, copy=False)  # a cast on the host, before the copy
+        # Only read: the values are normalised into a new array.
+        weights = G.column_on(column, device).astype(np.float64, copy=False)
         src, dst = G.edges_on(device)
         max_weight = preprocess.max_edge_value(
             src, dst, G.n, weights, directed=G.directed, unique=G.unique_edges
         )
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return module_of(weights).cbrt(weights / max_weight), max_weight
+        return normalised_values(weights, max_weight), max_weight
 
     return G.cached(("values", weight, device), build)
 

@@ -118,12 +118,14 @@ def test_fatbins_give_nvrtc_results(monkeypatch, caplog, fatbins):
 
 def test_first_counts_compile_no_kernel(fatbins, tmp_path):
     """A new process with the fatbins and an empty CuPy cache: triangles,
-    clustering, average clustering and transitivity of a small graph on the GPU
-    give NetworkX's results and compile nothing (CuPy writes each kernel it
-    compiles, its own elementwise ones too, to that cache, which stays empty)."""
+    clustering (unweighted, weighted and directed), average clustering,
+    transitivity and square clustering of a small graph on the GPU give
+    NetworkX's results and compile nothing (CuPy writes each kernel it compiles,
+    its own elementwise ones too, to that cache, which stays empty)."""
     cache = tmp_path / "cupy_cache"
     cache.mkdir()
     code = f"""
+        import math
         from pathlib import Path
         import networkx as nx
         from nx_tricount import runtime
@@ -133,8 +135,17 @@ def test_first_counts_compile_no_kernel(fatbins, tmp_path):
         src, dst = rmat_edges(9, 8, seed=5)
         G = nx.Graph(zip(src.tolist(), dst.tolist()))
         G.remove_edges_from(nx.selfloop_edges(G))
-        for function in (nx.triangles, nx.clustering, nx.average_clustering, nx.transitivity):
-            assert function(G, backend="tricount", device="gpu") == function(G), function.__name__
+        gpu = dict(backend="tricount", device="gpu")
+        for function in (nx.triangles, nx.clustering, nx.average_clustering, nx.transitivity,
+                         nx.square_clustering):
+            assert function(G, **gpu) == function(G), function.__name__
+        D = nx.DiGraph(zip(src.tolist(), dst.tolist()))  # self-loops and reciprocal pairs
+        assert nx.clustering(D, **gpu) == nx.clustering(D)
+        weights = {{e: float(i % 5 + 1) for i, e in enumerate(G.edges)}}
+        nx.set_edge_attributes(G, weights, "weight")
+        ours, theirs = nx.clustering(G, weight="weight", **gpu), nx.clustering(G, weight="weight")
+        assert list(ours) == list(theirs)
+        assert all(math.isclose(ours[v], theirs[v], rel_tol=1e-12) for v in ours)
     """
     returncode, _, stderr = run_python(
         code, CUPY_CACHE_DIR=str(cache), CUPY_CACHE_IN_MEMORY="0", CUPY_CACHE_SAVE_CUDA_SOURCE="1"

@@ -1,4 +1,4 @@
-"""The CuPy preprocessing against the NumPy one (run on the device machine).
+"""The CuPy preprocessing against the NumPy one (run on a GPU machine).
 
 Every primitive of ``gpu_ops`` must give what the same function of ``host_ops``
 (the reference) gives; for every orientation x ordering, preparing CuPy arrays
@@ -18,13 +18,14 @@ from nx_tricount.preprocess import (
     PAIR_SUM,
     SimpleGraph,
     directed_pairs,
+    gpu_ops,
+    host_ops,
     max_edge_value,
     orientation_cost,
     prepare_hashed,
     prepare_undirected,
     simple_graph,
 )
-from nx_tricount.preprocess import gpu_ops, host_ops
 from nx_tricount.preprocess.a_direction import peel
 from nx_tricount.preprocess.hashed_csr import MERGE_TOTAL
 
@@ -71,7 +72,7 @@ def test_gpu_ops_equal_host_ops(name):
     cp = _cupy()
     src, dst, n = GRAPHS[name]
     src = src.astype(np.int64)
-    dst = dst.astype(np.int32)  # mixed id dtypes, as the ElementwiseKernels allow
+    dst = dst.astype(np.int32)  # mixed id dtypes, which the kernels take as int64
     g_src, g_dst = cp.asarray(src), cp.asarray(dst)
 
     def same(function, *args, **kwargs):

@@ -13,7 +13,7 @@ from nx_tricount import kernel_build
 from nx_tricount.kernel_build import KernelBuildError, build, build_at_install, prebuilt, variants
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
-#: Files only included by others (common.cu) or read as CuPy's preamble (keys.cu).
+#: Files only included by others (common.cu, keys.cu).
 INCLUDED_ONLY = {"common.cu", "keys.cu"}
 PTX, ELF = 1, 2
 

@@ -64,7 +64,30 @@ def two_sum(a, b):
 
 def round_pairs(sums, errors):
     """Compensated pairs rounded once: ``(rounded, residual)`` with ``rounded +
-    residual`` exactly ``sums + errors``; integer pairs are exact already."""
+    residual`` exactly ``sums + errors``; integer pairs are exact already.
+
+    On the GPU, float64 and int64 pairs (the output of every weighted count) are
+    rounded in one launch of ``kernels/compensated.cu``, the same arithmetic as
+    here: CuPy's would compile four kernels at a process's first weighted count.
+    """
+    if module_of(sums) is not np and sums.dtype == errors.dtype and sums.dtype in (np.float64, np.int64):
+        return _round_pairs_gpu(sums, errors)
     if sums.dtype.kind != "f":
         return sums + errors, errors * 0
     return two_sum(sums, errors)
+
+
+def _round_pairs_gpu(sums, errors):
+    """:func:`round_pairs` of CuPy arrays, strided ones too (a count's output is
+    its pairs interleaved)."""
+    import cupy
+
+    from .. import runtime
+
+    n = sums.size
+    rounded = cupy.empty(n, dtype=sums.dtype)
+    residual = cupy.empty(n, dtype=sums.dtype)
+    steps = [np.int64(a.strides[0] // a.itemsize if n else 1) for a in (sums, errors)]
+    kernel = runtime.function("compensated.cu", "round_pairs", weight=sums.dtype)
+    runtime.launch(kernel, n, (sums, steps[0], errors, steps[1], np.int64(n), rounded, residual))
+    return rounded, residual

@@ -16,13 +16,22 @@ degrees: a row is ``n`` counters ``count`` and ``n`` stamps ``seen``.
 
 The CPU runs one vertex per thread (one row each), the GPU one per block
 (``kernels/squares.cu``), with as many rows as the memory budget holds.
+
+Around the count: each vertex's whole neighbour list (:func:`neighbour_lists`),
+the targets (:func:`every_vertex`) and each target's potential squares
+(:func:`potentials`); on the GPU each is a launch or two of ``kernels/squares.cu``,
+compiled ahead as the count is, where CuPy's array arithmetic would compile its
+kernels at a process's first call.
 """
 
 import numba
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["count_squares", "row_bytes"]
+from ..device import module_of
+from . import neighbourhoods
+
+__all__ = ["count_squares", "row_bytes", "neighbour_lists", "every_vertex", "potentials"]
 
 
 def row_bytes(n):
@@ -143,3 +152,108 @@ def _count_gpu(successors, predecessors, targets, n, rows):
         runtime.launch(kernel, blocks * runtime.THREADS, args, grid=blocks)
         cupy.cuda.get_current_stream().synchronize()
     return squares, triangles
+
+
+def neighbour_lists(prepared):
+    """``(indptr, neighbours)``: every vertex's whole neighbour list, of an oriented
+    CSR of an undirected graph (CSR ids).
+
+    On the CPU, and where they are made already, the sorted lists of
+    :func:`~.neighbourhoods.symmetric`. On the GPU, from the CSR's degrees: their
+    running sums in two launches, then each arc put in both ends' lists at atomic
+    cursors, in no order within a list (the counts do not read one); kept in the
+    CSR's ``derived``.
+    """
+    gpu = module_of(prepared.indptr) is not np and prepared.degree is not None
+    if not gpu or "symmetric" in prepared.derived:
+        return neighbourhoods.symmetric(prepared)[:2]
+    if "neighbour_lists" not in prepared.derived:
+        prepared.derived["neighbour_lists"] = _neighbour_lists_gpu(prepared)
+    return prepared.derived["neighbour_lists"]
+
+
+def _neighbour_lists_gpu(prepared):
+    import cupy
+
+    from .. import runtime
+    from ..preprocess.gpu_rows import launch_scan, scan_chunks
+
+    n, m, vid = prepared.n, prepared.m, prepared.indices.dtype
+    degree = cupy.ascontiguousarray(prepared.degree, dtype=np.int64)
+    indptr = cupy.zeros(n + 1, dtype=np.int64)
+    if n:
+        blocks, chunk = scan_chunks(n)
+        totals = cupy.empty(blocks, dtype=np.int64)
+        scan = (degree, np.int64(n), np.int64(chunk), totals)
+        launch_scan("degree_totals", blocks, scan, source="squares.cu")
+        launch_scan("row_starts", blocks, (*scan, indptr), source="squares.cu")
+    neighbours = cupy.empty(2 * m, dtype=vid)
+    cursor = cupy.zeros(n, dtype=np.uint64)
+    kernel = runtime.function("squares.cu", "fill_neighbours", vid=vid)
+    runtime.launch(kernel, m, (prepared.rows, prepared.indices, np.int64(m), indptr, cursor, neighbours))
+    return indptr, neighbours
+
+
+def every_vertex(n, dtype, device):
+    """The ids ``0 .. n - 1`` of ``dtype`` on ``device``."""
+    if device != "gpu":
+        return np.arange(n, dtype=dtype)
+    import cupy
+
+    from .. import runtime
+
+    ids = cupy.empty(n, dtype=dtype)
+    runtime.launch(runtime.function("squares.cu", "vertex_ids", vid=dtype), n, (np.int64(n), ids))
+    return ids
+
+
+def potentials(successors, targets, found, closed, perm=None):
+    """Each target's potential squares, NetworkX's denominator: ``(d - 1) around
+    - d (d - 1) - closed - found``, ``d`` its successors (its degree, undirected)
+    and ``around`` the sum of theirs.
+
+    Parameters
+    ----------
+    successors : (indptr, indices) pair
+        The lists the squares were counted on.
+    targets : integer array
+        The vertices counted (CSR ids).
+    found, closed : int64 arrays
+        :func:`count_squares`' squares and closed wedges of each target.
+    perm : integer array, optional
+        ``perm[csr_id] = original_id`` when the vertices were reordered.
+
+    Returns
+    -------
+    potential : int64 array
+    defined : bool array
+        Where ``d >= 2`` and the potential is positive.
+    at : integer array
+        Each target's original id.
+    """
+    indptr, indices = successors
+    if module_of(indptr) is not np:
+        return _potentials_gpu(indptr, indices, targets, found, closed, perm)
+    degree = indptr[1:] - indptr[:-1]
+    reach = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(degree[indices])])
+    around = reach[indptr[1:]] - reach[indptr[:-1]]  # sum of the successors' degrees
+    d = degree[targets]
+    potential = (d - 1) * around[targets] - d * (d - 1) - closed - found
+    defined = (d >= 2) & (potential > 0)
+    return potential, defined, targets if perm is None else perm[targets]
+
+
+def _potentials_gpu(indptr, indices, targets, found, closed, perm):
+    """:func:`potentials` in one launch, one thread per target."""
+    import cupy
+
+    from .. import runtime
+
+    count = targets.size
+    potential = cupy.empty(count, dtype=np.int64)
+    defined = cupy.empty(count, dtype=bool)
+    at = cupy.empty(count, dtype=np.int64)
+    kernel = runtime.function("squares.cu", "square_potentials", vid=indices.dtype)
+    args = (indptr, indices, targets, np.int64(count), found, closed, perm, potential, defined, at)
+    runtime.launch(kernel, count, args)
+    return potential, defined, at

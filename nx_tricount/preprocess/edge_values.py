@@ -1,9 +1,14 @@
 """Edge values as NetworkX's clustering reads them, on NumPy and CuPy arrays:
-the largest edge value (:func:`max_edge_value`), and a directed graph's arcs
-merged into undirected pairs with summed values (:func:`directed_pairs`, for
-Fagiolo's directed clustering), and the directions each pair has
-(:func:`pair_directions`, for directed transitivity). See docs/algorithms.md,
-'Preprocessing'.
+the largest edge value (:func:`max_edge_value`), the values normalised by it
+(:func:`normalised_values`), a directed graph's arcs merged into undirected pairs
+with summed values (:func:`directed_pairs`, for Fagiolo's directed clustering),
+and the directions each pair has (:func:`pair_directions`, for directed
+transitivity). See docs/algorithms.md, 'Preprocessing'.
+
+On the GPU, int32 or int64 ids and float64 values (the pairs: or int64) go
+through kernels compiled ahead (:mod:`.gpu_values`), a distinct-edge graph's
+largest value too; the rest is this module's array code, whose CuPy kernels
+compile at their first use.
 """
 
 from typing import NamedTuple
@@ -11,10 +16,14 @@ from typing import NamedTuple
 import numpy as np
 
 from ..device import module_of
+from . import gpu_values
 from .ops import ops_for
 from .simplify import simplify_directed, unique_keys
 
-__all__ = ["ArcPairs", "max_edge_value", "directed_pairs", "pair_directions", "oriented_directions"]
+__all__ = [
+    "ArcPairs", "max_edge_value", "normalised_values", "directed_pairs", "pair_directions",
+    "oriented_directions",
+]
 
 
 def max_edge_value(src, dst, n, values, *, directed, unique):
@@ -50,6 +59,8 @@ def max_edge_value(src, dst, n, values, *, directed, unique):
     if src.size == 0:
         return 1.0
     xp = module_of(src)
+    if xp is not np and unique and gpu_values.first_edge_applies(src.size, n):
+        return gpu_values.max_edge_value(src, dst, values, directed=directed)
     lower = src if directed else xp.minimum(src, dst)
     first = int(xp.argmin(lower))  # the first row of the smallest lower endpoint
     if unique:
@@ -73,6 +84,16 @@ def max_edge_value(src, dst, n, values, *, directed, unique):
         _, edge_values = unique_keys(ops_for(src).packed_keys(lower, hi, n), values)
     numbers = edge_values[~xp.isnan(edge_values)]
     return float(numbers.max())  # the first value is a number, so numbers is not empty
+
+
+def normalised_values(values, largest):
+    """``cbrt(values / largest)``: NetworkX's weights normalised by
+    :func:`max_edge_value` for its geometric means (float64; inf or NaN where
+    ``largest`` is 0, where NetworkX raises ZeroDivisionError)."""
+    if module_of(values) is not np and values.dtype == np.float64:
+        return gpu_values.normalised_values(values, largest)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return module_of(values).cbrt(values / largest)
 
 
 def _last_true(mask):
@@ -139,6 +160,8 @@ def directed_pairs(src, dst, n, values=None):
     ArcPairs
     """
     xp = module_of(src)
+    if xp is not np and (values is None or values.dtype in (np.float64, np.int64)):
+        return ArcPairs(*gpu_values.directed_pairs(src, dst, n, values))
     ops = ops_for(src)
     if values is None:
         values = xp.ones(src.size, dtype=np.int64)

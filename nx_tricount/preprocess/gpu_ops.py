@@ -3,125 +3,56 @@
 launches (docs/algorithms.md, 'GPU preprocessing: one launch per step').
 
 None of them synchronises unless it returns a number to the host: the host keeps
-queuing while the GPU works. Their CUDA lives in ``kernels/``: ``keys.cu`` (the
-key packing, also the ElementwiseKernels' preamble), ``distinct.cu`` and
-``csr.cu``. The deduplication's GPU shortcut is here only:
-:class:`KeptKeysGraph`. CuPy is imported on first use, as in
-:mod:`nx_tricount.runtime`.
+queuing while the GPU works. Their CUDA lives in ``kernels/`` and is compiled
+ahead at install time: ``edge_rows.cu`` (a pass over rows, ids or keys, launched
+through :mod:`.gpu_rows`, which also sorts and compacts without CuPy's kernels
+compiled at run time), ``distinct.cu`` and ``csr.cu``. The deduplication's GPU
+shortcut is here only: :class:`KeptKeysGraph`. CuPy is imported on first use, as
+in :mod:`nx_tricount.runtime`.
 """
 
 import functools
-from importlib.resources import files
 
 import numpy as np
 
 from . import host_ops
-from .host_ops import SENTINEL
-from .simplify import SimpleGraph, index_dtype
+from .gpu_rows import compact_kept, ids_of, launch, loop_free, sorted_copy, values_by_key
+from .simplify import SimpleGraph, index_dtype, simplified
 
 __all__ = [*host_ops.__all__, "KeptKeysGraph"]
 
 
-@functools.cache
-def _kernels():
-    import cupy
-
-    preamble = files("nx_tricount.kernels").joinpath("keys.cu").read_text()
-
-    def kernel(inputs, outputs, body, name):
-        return cupy.ElementwiseKernel(inputs, outputs, body, f"nx_tricount_{name}", preamble=preamble)
-
-    return {
-        # ElementwiseKernels where CuPy types T, U, V from each call's dtypes
-        # (int32/int64 ids, uint64/float64 counters), which a RawModule would
-        # compile per combination by hand.
-        "edge_keys": kernel(
-            "T src, U dst, int64 n",
-            "int64 key",
-            """
-            long long lo = src < dst ? src : dst, hi = src < dst ? dst : src;
-            key = lo == hi ? KEY_SENTINEL : pack_key(lo, hi, n);
-            """,
-            "edge_keys",
-        ),
-        "pack": kernel("T a, U b, int64 n", "int64 key", "key = pack_key(a, b, n);", "pack"),
-        "unpack": kernel(
-            "int64 key, int64 n",
-            "T a, T b",
-            "long long x, y; unpack_key(key, n, x, y); a = x; b = y;",
-            "unpack",
-        ),
-        "oriented_keys": kernel(
-            "T lo, T hi, raw R rank, raw D degree, int32 relabel, int32 by_degree, int64 n",
-            "int64 key",
-            "key = arc_key(lo, hi, rank, degree, relabel, by_degree, n);",
-            "oriented_keys",
-        ),
-        # The same from the edges' sorted keys, of which only the kept are edges
-        # (the others become KEY_SENTINEL and sort last).
-        "oriented_kept_keys": kernel(
-            "int64 edge, bool kept, raw R rank, raw D degree, int32 relabel, int32 by_degree, int64 n",
-            "int64 key",
-            """
-            long long u, v;
-            unpack_key(edge, n, u, v);
-            key = kept ? arc_key(u, v, rank, degree, relabel, by_degree, n) : KEY_SENTINEL;
-            """,
-            "oriented_kept_keys",
-        ),
-        # A one-line body: as an ElementwiseKernel it needs no source file or launch code.
-        "scatter_distinct": kernel(
-            "raw int64 keys, raw bool last, raw int64 position",
-            "raw int64 out",
-            "if (last[i]) out[position[i] - 1] = keys[i];",
-            "scatter_distinct",
-        ),
-        "count": kernel(
-            "T id", "raw U counts", "atomicAdd(&counts[id], (U)1);", "vertex_counts"
-        ),
-        "count_sorted_both": kernel(
-            "raw T a, U b, int64 m",
-            "raw V counts",
-            """
-            // a is sorted: a run of equal ids adds its end at its last row and
-            // subtracts its start at its first, one atomic per run instead of
-            // one per row on the same counter (the hubs' rows serialise).
-            long long v = a[i];
-            if (i + 1 == m || a[i + 1] != v) atomicAdd(&counts[v], (V)(i + 1));
-            if (i == 0 || a[i - 1] != v) atomicAdd(&counts[v], (V)0 - (V)i);
-            atomicAdd(&counts[b], (V)1);
-            """,
-            "count_sorted_both",
-        ),
-        "count_both": kernel(
-            "T a, T b",
-            "raw U counts",
-            "atomicAdd(&counts[a], (U)1); atomicAdd(&counts[b], (U)1);",
-            "endpoint_counts",
-        ),
-        "sum": kernel(
-            "T id, float64 weight", "raw float64 sums", "atomicAdd(&sums[id], weight);", "vertex_sums"
-        ),
-    }
-
-
 def edge_keys(src, dst, n):
     """Keys of the undirected edges ``min - max``, :data:`SENTINEL` for self-loops."""
-    return _kernels()["edge_keys"](src, dst, n)
+    import cupy
+
+    src, dst = ids_of(src, dst)
+    keys = cupy.empty(src.size, dtype=np.int64)
+    launch("edge_keys", src.size, (src, dst, np.int64(src.size), np.int64(n), keys), vid=src.dtype)
+    return keys
 
 
 def packed_keys(a, b, n):
     """Keys of the pairs ``(a, b)`` (int64, sorting like the pairs)."""
-    return _kernels()["pack"](a, b, n)
+    import cupy
+
+    a, b = ids_of(a, b)
+    keys = cupy.empty(a.size, dtype=np.int64)
+    launch("packed_keys", a.size, (a, b, np.int64(a.size), np.int64(n), keys), vid=a.dtype)
+    return keys
 
 
 def unpack_keys(keys, n, dtype):
     """The pairs of ``keys`` (no :data:`SENTINEL`), as two arrays of ``dtype``."""
     import cupy
 
-    a = cupy.empty(keys.size, dtype=dtype)
-    b = cupy.empty(keys.size, dtype=dtype)
-    _kernels()["unpack"](keys, n, a, b)
+    vid = np.dtype(dtype) if np.dtype(dtype) in (np.int32, np.int64) else np.dtype(np.int64)
+    a = cupy.empty(keys.size, dtype=vid)
+    b = cupy.empty(keys.size, dtype=vid)
+    args = (cupy.ascontiguousarray(keys), np.int64(keys.size), np.int64(n), a, b)
+    launch("unpack_keys", keys.size, args, vid=vid)
+    if vid != np.dtype(dtype):
+        return a.astype(dtype), b.astype(dtype)
     return a, b
 
 
@@ -130,11 +61,9 @@ def endpoint_counts(a, b, n, *, a_sorted=False):
     in one launch; with ``a_sorted``, one atomic per run of ``a`` instead of per row."""
     import cupy
 
+    a, b = ids_of(a, b)
     counts = cupy.zeros(n, dtype=np.uint64)  # atomicAdd has no signed 64-bit form
-    if a_sorted:
-        _kernels()["count_sorted_both"](a, b, np.int64(a.size), counts)
-    else:
-        _kernels()["count_both"](a, b, counts)
+    launch("endpoint_counts", a.size, (a, b, np.int64(a.size), np.int32(a_sorted), counts), vid=a.dtype)
     return counts.view(np.int64)
 
 
@@ -144,12 +73,14 @@ def vertex_counts(ids, n, weights=None):
     sorted ids."""
     import cupy
 
+    (ids,) = ids_of(ids)
     if weights is None:
         counts = cupy.zeros(n, dtype=np.uint64)
-        _kernels()["count"](ids, counts)
+        launch("vertex_counts", ids.size, (ids, np.int64(ids.size), counts), vid=ids.dtype)
         return counts.view(np.int64)
     sums = cupy.zeros(n, dtype=np.float64)
-    _kernels()["sum"](ids, weights.astype(np.float64, copy=False), sums)
+    weights = cupy.ascontiguousarray(weights, dtype=np.float64)
+    launch("vertex_sums", ids.size, (ids, weights, np.int64(ids.size), sums), vid=ids.dtype)
     return sums
 
 
@@ -253,37 +184,55 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
     return indptr, indices[:arcs], rows[:arcs]
 
 
+def sorted_keys(keys, values=None):
+    """:func:`.host_ops.sorted_keys`: a copy of the keys sorted in place (Thrust),
+    and 8-byte values put where their keys went by a search of each key among the
+    sorted ones (one launch, instead of an argsort's gathers)."""
+    ordered = sorted_copy(keys)
+    if values is None:
+        return ordered, None
+    if values.itemsize != 8:
+        order = keys.argsort()
+        return keys[order], values[order]
+    return ordered, values_by_key(keys, values, ordered)
+
+
 def oriented_keys(how, simple, rank=None):
     """:func:`.host_ops.oriented_keys` in one launch; on a :class:`KeptKeysGraph`,
     straight from its sorted keys: the keys of the rows that are not edges are
     then :data:`SENTINEL`, and ``arcs`` its pending edge count."""
+    import cupy
+
+    ranks = () if rank is None else (rank,)
     if isinstance(simple, KeptKeysGraph):
-        keys = _arc_keys("oriented_kept_keys", (simple.keys, simple.kept), how, simple, rank)
-        return keys, simple.count
-    keys = _arc_keys("oriented_keys", (simple.lo, simple.hi), how, simple, rank)
-    return keys, keys.size
+        name, edges, arcs = "oriented_kept_keys", (simple.keys, simple.kept), simple.count
+        ranks = ids_of(*ranks) if ranks else ()
+        vid = ranks[0].dtype if ranks else np.int32
+    else:
+        name, arcs = "oriented_keys", None
+        lo, hi, *ranks = ids_of(simple.lo, simple.hi, *ranks)
+        edges, vid = (lo, hi), lo.dtype
+    degree = cupy.ascontiguousarray(simple.degree, dtype=np.int64) if how == "degree" else None
+    m = edges[0].size
+    keys = cupy.empty(m, dtype=np.int64)
+    # None: a null pointer, which the kernel reads only with relabel or by_degree.
+    args = (*edges, np.int64(m), ranks[0] if ranks else None, degree, np.int32(bool(ranks)),
+            np.int32(how == "degree"), np.int64(simple.n), keys)
+    launch(name, m, args, vid=vid)
+    return keys, m if arcs is None else arcs
 
 
-def _arc_keys(name, edges, how, simple, rank):
-    import cupy
-
-    placeholder = cupy.zeros(1, dtype=np.int32)
-    return _kernels()[name](
-        *edges,
-        placeholder if rank is None else rank,
-        simple.degree if how == "degree" else placeholder,
-        np.int32(rank is not None),
-        np.int32(how == "degree"),
-        simple.n,
-    )
-
-
-def deduplicate(src, dst, n):
-    """:func:`.host_ops.deduplicate`, without its compaction: a
-    :class:`KeptKeysGraph`, with no synchronisation."""
-    import cupy
-
-    keys = cupy.sort(edge_keys(src, dst, n))
+def deduplicate(src, dst, n, *, values=None, unique=False):
+    """:func:`.host_ops.deduplicate`. Unweighted, without its compaction: a
+    :class:`KeptKeysGraph`, with no synchronisation. Edges known to be distinct
+    (``unique``) lose their self-loops in a stable compaction, their 8-byte values
+    with them (:func:`~.gpu_rows.loop_free`)."""
+    if unique and (values is None or values.itemsize == 8):
+        return loop_free(src, dst, n, values)
+    if values is not None or unique:
+        return simplified(src, dst, n, values=values, unique=unique)
+    keys = edge_keys(src, dst, n)
+    keys.sort()  # in place: cupy.sort would copy them first
     kept, degree, count = _distinct_and_degrees(keys, n)
     return KeptKeysGraph(n, keys, kept, degree, count)
 
@@ -326,7 +275,7 @@ class KeptKeysGraph(SimpleGraph):
 
     def _compacted(self):
         if self._edges is None:
-            distinct = _compact_keys(self.keys, self.kept, self.m)
+            distinct = compact_kept(self.keys, self.kept, self.m)
             self._edges = unpack_keys(distinct, self.n, index_dtype(self.n))
         return self._edges
 
@@ -356,17 +305,6 @@ def _distinct_and_degrees(keys, n):
         distinct = runtime.function("distinct.cu", "distinct_edges")
         runtime.launch(distinct, m, (keys, np.int64(m), np.int64(n), kept, degree, counter))
     return kept, degree.view(np.int64), runtime.PendingCount(counter)
-
-
-def _compact_keys(keys, kept, count):
-    """``keys[kept]``, of which there are ``count``."""
-    import cupy
-
-    out = cupy.empty(count, dtype=np.int64)
-    if count:
-        position = cupy.cumsum(kept, dtype=np.int64)
-        _kernels()["scatter_distinct"](keys, kept, position, out, size=keys.size)
-    return out
 
 
 def scatter_add(target, index, values):

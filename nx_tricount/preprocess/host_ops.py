@@ -22,6 +22,7 @@ __all__ = [
     "sampled_degree_sum",
     "pair_sum",
     "csr_of_sorted_keys",
+    "sorted_keys",
     "oriented_keys",
     "deduplicate",
     "scatter_add",
@@ -104,7 +105,7 @@ def counted_chunk_skip(rows):
 
 
 #: Degrees from which pair_sum runs in parallel: below, starting numba's threads
-#: costs more than the sum (0.2 ms on a 16-core host for a graph of 200 vertices).
+#: costs more than the sum.
 PARALLEL_PAIRS = 1 << 16
 
 
@@ -158,6 +159,15 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
     return row_pointers(rows, n), indices, rows
 
 
+def sorted_keys(keys, values=None):
+    """The keys sorted, and the values (one per key, or None) in the keys' new
+    order; with values, each key that is not :data:`SENTINEL` is there once."""
+    if values is None:
+        return np.sort(keys), None
+    order = np.argsort(keys)
+    return keys[order], values[order]
+
+
 def oriented_keys(how, simple, rank=None):
     """Keys of the arcs of a simple graph's edges relabelled by ``rank`` (old id
     -> new id; None keeps the ids) and directed by ``how``: ``"id"`` from the
@@ -185,10 +195,11 @@ def oriented_keys(how, simple, rank=None):
     return packed_keys(lo, hi, simple.n), int(lo.size)
 
 
-def deduplicate(src, dst, n):
-    """The :class:`~.simplify.SimpleGraph` of an unweighted edge list (duplicates
-    and self-loops dropped, ``lo`` sorted)."""
-    return simplified(src, dst, n)
+def deduplicate(src, dst, n, *, values=None, unique=False):
+    """The :class:`~.simplify.SimpleGraph` of an edge list (duplicates and
+    self-loops dropped, ``lo`` sorted unless ``unique``; see
+    :func:`~.simplify.simple_graph`)."""
+    return simplified(src, dst, n, values=values, unique=unique)
 
 
 def scatter_add(target, index, values):
@@ -198,8 +209,8 @@ def scatter_add(target, index, values):
 
 def id_range(src, dst):
     """The smallest and the largest id of two non-empty id arrays, as Python ints:
-    one pass over each on every core (the 2**31 rows of R-MAT 27 took NumPy's four
-    reductions 2.9 s)."""
+    one pass over each on every core, where NumPy's min and max would make four
+    passes on one core."""
     lows, highs = [], []
     for ids in (src, dst):
         chunks = min(ids.size, 256)

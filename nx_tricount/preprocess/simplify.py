@@ -73,12 +73,10 @@ def simple_graph(src, dst, n, *, values=None, unique=False):
     Returns
     -------
     SimpleGraph
-        Unweighted and deduplicated, the one :func:`~.host_ops.deduplicate` of
-        the array's module returns (on the GPU it has not synchronised).
+        The one :func:`~.host_ops.deduplicate` of the array's module returns (on
+        the GPU, unweighted and deduplicated, it has not synchronised).
     """
-    if values is None and not unique:
-        return ops_for(src).deduplicate(src, dst, n)
-    return simplified(src, dst, n, values=values, unique=unique)
+    return ops_for(src).deduplicate(src, dst, n, values=values, unique=unique)
 
 
 def simplified(src, dst, n, *, values=None, unique=False):

@@ -1,0 +1,166 @@
+// The preprocessing's one-pass primitives over edge rows, ids and packed keys
+// (nx_tricount/preprocess/gpu_ops.py), one thread per item. VID is the type of
+// the ids read or written (int or long long); keys are kernels/keys.cu's, degrees
+// and counts u64 (atomicAdd has no signed 64-bit form), values any 8-byte type,
+// moved as their bits.
+#include "common.cu"
+#include "keys.cu"
+
+// Keys of the undirected edges min - max, KEY_SENTINEL for self-loops.
+extern "C" __global__ void __launch_bounds__(256)
+edge_keys(const VID* __restrict__ src, const VID* __restrict__ dst, long long m, long long n,
+          long long* keys) {
+    long long i = global_thread();
+    if (i >= m) return;
+    long long a = src[i], b = dst[i];
+    keys[i] = a == b ? KEY_SENTINEL : pack_key(min(a, b), max(a, b), n);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+packed_keys(const VID* __restrict__ a, const VID* __restrict__ b, long long m, long long n,
+            long long* keys) {
+    long long i = global_thread();
+    if (i < m) keys[i] = pack_key(a[i], b[i], n);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+unpack_keys(const long long* __restrict__ keys, long long m, long long n, VID* a, VID* b) {
+    long long i = global_thread();
+    if (i >= m) return;
+    long long x, y;
+    unpack_key(keys[i], n, x, y);
+    a[i] = (VID)x;
+    b[i] = (VID)y;
+}
+
+// The arc key of each edge lo - hi (kernels/keys.cu's arc_key); rank and degree
+// are read only with relabel and by_degree.
+extern "C" __global__ void __launch_bounds__(256)
+oriented_keys(const VID* __restrict__ lo, const VID* __restrict__ hi, long long m,
+              const VID* __restrict__ rank, const long long* __restrict__ degree, int relabel,
+              int by_degree, long long n, long long* keys) {
+    long long i = global_thread();
+    if (i < m) keys[i] = arc_key(lo[i], hi[i], rank, degree, relabel, by_degree, n);
+}
+
+// The same from the edges' sorted keys, of which only the kept are edges (the
+// others become KEY_SENTINEL and sort last).
+extern "C" __global__ void __launch_bounds__(256)
+oriented_kept_keys(const long long* __restrict__ edges, const bool* __restrict__ kept, long long m,
+                   const VID* __restrict__ rank, const long long* __restrict__ degree, int relabel,
+                   int by_degree, long long n, long long* keys) {
+    long long i = global_thread();
+    if (i >= m) return;
+    long long u, v;
+    unpack_key(edges[i], n, u, v);
+    keys[i] = kept[i] ? arc_key(u, v, rank, degree, relabel, by_degree, n) : KEY_SENTINEL;
+}
+
+// Occurrences of each id in a and b together. With a_sorted, a run of equal ids
+// of a adds its end at its last row and subtracts its start at its first: one
+// atomic per run instead of one per row on the same counter (a hub's rows would
+// serialise).
+extern "C" __global__ void __launch_bounds__(256)
+endpoint_counts(const VID* __restrict__ a, const VID* __restrict__ b, long long m, int a_sorted,
+                u64* counts) {
+    long long i = global_thread();
+    if (i >= m) return;
+    long long v = a[i];
+    if (!a_sorted) {
+        atomicAdd(counts + v, 1ull);
+    } else {
+        if (i + 1 == m || a[i + 1] != v) atomicAdd(counts + v, (u64)(i + 1));
+        if (i == 0 || a[i - 1] != v) atomicAdd(counts + v, (u64)0 - (u64)i);
+    }
+    atomicAdd(counts + b[i], 1ull);
+}
+
+// Occurrences of each id, or (sums) the sums of the weights at each id.
+extern "C" __global__ void __launch_bounds__(256)
+vertex_counts(const VID* __restrict__ ids, long long m, u64* counts) {
+    long long i = global_thread();
+    if (i < m) atomicAdd(counts + ids[i], 1ull);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+vertex_sums(const VID* __restrict__ ids, const double* __restrict__ weights, long long m,
+            double* sums) {
+    long long i = global_thread();
+    if (i < m) atomicAdd(sums + ids[i], weights[i]);
+}
+
+// Each values[i] at the place of keys[i] among the distinct sorted keys `sorted`
+// (a key that is not KEY_SENTINEL is there once): the values in key order,
+// without an argsort.
+extern "C" __global__ void __launch_bounds__(256)
+values_by_key(const long long* __restrict__ keys, const u64* __restrict__ values, long long m,
+              const long long* __restrict__ sorted, u64* out) {
+    long long i = global_thread();
+    if (i < m && keys[i] != KEY_SENTINEL) out[last_at_most(sorted, m, keys[i])] = values[i];
+}
+
+// The rows src - dst that are no self-loop, in their order, as lo = min and
+// hi = max (the edge list of a graph whose edges are distinct), with their values
+// (8-byte, or none when values is null) and both ends' degrees: a stable
+// compaction in two launches of one grid (common.cu's chunk_total, scan_chunk).
+__device__ __forceinline__ long long not_loop(const VID* __restrict__ src,
+                                              const VID* __restrict__ dst, long long i) {
+    return src[i] != dst[i];
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+loop_free_totals(const VID* __restrict__ src, const VID* __restrict__ dst, long long m,
+                 long long chunk, long long* totals) {
+    chunk_total(m, chunk, totals, [&](long long i) { return not_loop(src, dst, i); });
+}
+
+template <typename Id>
+__device__ __forceinline__ void loop_free_rows(const VID* __restrict__ src,
+                                               const VID* __restrict__ dst,
+                                               const u64* __restrict__ values, long long m,
+                                               long long chunk, const long long* __restrict__ totals,
+                                               Id* lo, Id* hi, u64* kept_values, u64* degree) {
+    scan_chunk(m, chunk, totals, [&](long long i) { return not_loop(src, dst, i); },
+               [&](long long i, long long at, long long kept) {
+                   if (!kept) return;
+                   long long a = src[i], b = dst[i];
+                   lo[at] = (Id)min(a, b);
+                   hi[at] = (Id)max(a, b);
+                   if (values != nullptr) kept_values[at] = values[i];
+                   atomicAdd(degree + a, 1ull);
+                   atomicAdd(degree + b, 1ull);
+               });
+}
+
+// The CSR's ids are int below 2^31 vertices, else long long, whatever the rows' VID.
+extern "C" __global__ void __launch_bounds__(256)
+loop_free_rows_int(const VID* __restrict__ src, const VID* __restrict__ dst,
+                   const u64* __restrict__ values, long long m, long long chunk,
+                   const long long* __restrict__ totals, int* lo, int* hi, u64* kept_values,
+                   u64* degree) {
+    loop_free_rows(src, dst, values, m, chunk, totals, lo, hi, kept_values, degree);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+loop_free_rows_long(const VID* __restrict__ src, const VID* __restrict__ dst,
+                    const u64* __restrict__ values, long long m, long long chunk,
+                    const long long* __restrict__ totals, long long* lo, long long* hi,
+                    u64* kept_values, u64* degree) {
+    loop_free_rows(src, dst, values, m, chunk, totals, lo, hi, kept_values, degree);
+}
+
+// The kept of the sorted edge keys (kernels/distinct.cu's), in their order: the
+// deduplication's compaction, in two launches of one grid.
+extern "C" __global__ void __launch_bounds__(256)
+kept_totals(const bool* __restrict__ kept, long long m, long long chunk, long long* totals) {
+    chunk_total(m, chunk, totals, [&](long long i) { return (long long)kept[i]; });
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+kept_keys(const long long* __restrict__ keys, const bool* __restrict__ kept, long long m,
+          long long chunk, const long long* __restrict__ totals, long long* out) {
+    scan_chunk(m, chunk, totals, [&](long long i) { return (long long)kept[i]; },
+               [&](long long i, long long at, long long c) {
+                   if (c) out[at] = keys[i];
+               });
+}

@@ -1,0 +1,127 @@
+"""The GPU preprocessing's launches of ``kernels/edge_rows.cu``, and its sorts and
+stable compactions, made of kernels compiled ahead and CuPy's in-place sort.
+
+CuPy compiles its own elementwise kernels (arithmetic, casts, copies, gathers,
+masks) at a process's first use of each: a fresh install's first call would wait
+for them. ``cupy.sort``, ``cupy.argsort`` and ``cupy.cumsum`` copy their input
+with such a kernel before calling the sorts and scans CuPy ships compiled, so
+this module copies keys with a plain device copy and sorts them in place
+(``ndarray.sort``: Thrust), puts values where their keys went by searching the
+sorted keys, and compacts arrays by a chunked scan of its own (two launches of
+one grid, ``kernels/common.cu``). Ids of one type, int32 or int64, run as they
+are; others are converted to int64 first, by CuPy. CuPy is imported on first use.
+"""
+
+import numpy as np
+
+from .simplify import SimpleGraph, index_dtype
+
+__all__ = [
+    "SCAN_BLOCKS", "launch", "launch_scan", "ids_of", "scan_chunks", "sorted_copy",
+    "values_by_key", "loop_free", "compact_kept",
+]
+
+#: Most blocks of a chunked scan's two launches: each block adds up the totals of
+#: the blocks before its chunk.
+SCAN_BLOCKS = 1024
+
+
+def launch(name, items, args, *, vid=np.int32, weight=np.float64, source="edge_rows.cu"):
+    """Launch kernel ``name`` of ``kernels/<source>`` for ids of ``vid`` and values
+    of ``weight``, one thread per item."""
+    from .. import runtime
+
+    runtime.launch(runtime.function(source, name, vid=vid, weight=weight), items, args)
+
+
+def launch_scan(name, blocks, args, *, vid=np.int32, source="edge_rows.cu"):
+    """Launch one of a chunked scan's kernels on ``blocks`` blocks (:func:`scan_chunks`)."""
+    from .. import runtime
+
+    kernel = runtime.function(source, name, vid=vid)
+    runtime.launch(kernel, blocks * runtime.THREADS, args, grid=blocks)
+
+
+def scan_chunks(items):
+    """``(blocks, chunk)`` of a chunked scan over ``items``: block ``b`` takes the
+    items ``b * chunk`` to ``(b + 1) * chunk``."""
+    from .. import runtime
+
+    blocks = max(1, min(SCAN_BLOCKS, -(-items // runtime.THREADS)))
+    return blocks, max(1, -(-items // blocks))
+
+
+def ids_of(*arrays):
+    """The id arrays, contiguous and of one type the kernels take: as they are when
+    they share int32 or int64, else all converted to int64."""
+    import cupy
+
+    dtype = arrays[0].dtype
+    if dtype not in (np.int32, np.int64) or any(a.dtype != dtype for a in arrays):
+        return tuple(cupy.ascontiguousarray(a, dtype=np.int64) for a in arrays)
+    return tuple(cupy.ascontiguousarray(a) for a in arrays)
+
+
+def sorted_copy(keys):
+    """The int64 ``keys`` sorted, in a copy (``keys`` stay as they are)."""
+    import cupy
+
+    keys = cupy.ascontiguousarray(keys)
+    ordered = cupy.empty_like(keys)
+    if keys.size:
+        ordered.data.copy_from_device_async(keys.data, keys.nbytes)
+    ordered.sort()
+    return ordered
+
+
+def values_by_key(keys, values, ordered):
+    """``values`` (8-byte) moved where their ``keys`` are in ``ordered``
+    (:func:`sorted_copy` of ``keys``), in one launch; each key that is not
+    :data:`~.host_ops.SENTINEL` must be there once."""
+    import cupy
+
+    keys, values = cupy.ascontiguousarray(keys), cupy.ascontiguousarray(values)
+    placed = cupy.empty_like(values)
+    launch("values_by_key", keys.size, (keys, values, np.int64(keys.size), ordered, placed))
+    return placed
+
+
+def loop_free(src, dst, n, values=None):
+    """The :class:`~.simplify.SimpleGraph` of the rows of a graph whose edges are
+    distinct: the rows that are no self-loop, in their order, as ``lo = min`` and
+    ``hi = max`` of ids of :func:`~.simplify.index_dtype`, their values (8-byte, or
+    None) and the degrees; one synchronisation (reading the number of edges)."""
+    import cupy
+
+    src, dst = ids_of(src, dst)
+    m, dtype = src.size, index_dtype(n)
+    blocks, chunk = scan_chunks(m)
+    totals = cupy.empty(blocks, dtype=np.int64)
+    scan = (np.int64(m), np.int64(chunk), totals)
+    launch_scan("loop_free_totals", blocks, (src, dst, *scan), vid=src.dtype)
+    lo, hi = cupy.empty(m, dtype=dtype), cupy.empty(m, dtype=dtype)
+    degree = cupy.zeros(n, dtype=np.uint64)  # atomicAdd has no signed 64-bit form
+    kept = None
+    if values is not None:
+        values = cupy.ascontiguousarray(values)
+        kept = cupy.empty_like(values)
+    args = (src, dst, values, *scan, lo, hi, kept, degree)  # None: a null pointer
+    name = "loop_free_rows_int" if dtype == np.int32 else "loop_free_rows_long"
+    launch_scan(name, blocks, args, vid=src.dtype)
+    edges = int(totals.get().sum())
+    kept = None if kept is None else kept[:edges]
+    return SimpleGraph(n, lo[:edges], hi[:edges], degree.view(np.int64), kept)
+
+
+def compact_kept(keys, kept, count):
+    """``keys[kept]`` (int64 keys, a bool mask of which ``count`` hold), in order."""
+    import cupy
+
+    out = cupy.empty(count, dtype=np.int64)
+    if count:
+        m = keys.size
+        blocks, chunk = scan_chunks(m)
+        totals = cupy.empty(blocks, dtype=np.int64)
+        launch_scan("kept_totals", blocks, (kept, np.int64(m), np.int64(chunk), totals))
+        launch_scan("kept_keys", blocks, (keys, kept, np.int64(m), np.int64(chunk), totals, out))
+    return out

@@ -1,0 +1,96 @@
+"""The GPU's forms of :mod:`.edge_values`, in kernels compiled ahead
+(``kernels/edge_values.cu``): the largest value of a graph whose edges are
+distinct, the values normalised, and a directed graph's arcs merged into
+undirected pairs. CuPy's elementwise arithmetic, masks and gathers would compile
+at a process's first weighted or directed clustering; here the work is a few
+launches around CuPy's in-place sorts (:mod:`.gpu_rows`). :mod:`.edge_values`
+calls them for int32 or int64 ids and float64 (pairs: or int64) values, and says
+what they compute. CuPy is imported on first use.
+"""
+
+import numpy as np
+
+from .gpu_rows import ids_of, launch, sorted_copy, values_by_key
+from .ops import ops_for
+
+__all__ = ["EXTREME_BLOCKS", "first_edge_applies", "max_edge_value", "normalised_values", "directed_pairs"]
+
+#: Most blocks of the launch that reads the first edge and the largest value (each
+#: adds one atomic per extreme).
+EXTREME_BLOCKS = 1024
+
+_SOURCE = "edge_values.cu"
+_SIGN = 1 << 63
+_BITS = (1 << 64) - 1
+
+
+def first_edge_applies(rows, n):
+    """Whether :func:`max_edge_value` takes these edge rows: the first edge's row is
+    packed with its lower end into one 64-bit word (ids below 2**31, fewer than
+    2**32 rows)."""
+    return n <= 2**31 and rows < 2**32
+
+
+def max_edge_value(src, dst, values, *, directed):
+    """:func:`.edge_values.max_edge_value` of distinct edges (``unique``), of
+    non-empty rows, in one launch and two reads: the first edge's row with the
+    largest number, then the first edge's value."""
+    import cupy
+
+    from .. import runtime
+
+    src, dst = ids_of(src, dst)
+    values = cupy.ascontiguousarray(values, dtype=np.float64)
+    extremes = cupy.zeros(2, dtype=np.uint64)
+    kernel = runtime.function(_SOURCE, "edge_value_extremes", vid=src.dtype)
+    args = (src, dst, values, np.int64(src.size), np.int32(directed), extremes)
+    runtime.launch(kernel, src.size, args, grid=EXTREME_BLOCKS)
+    first, largest = extremes.get().tolist()
+    first_value = float(values[(~first & _BITS) & 0xFFFFFFFF])
+    if first_value != first_value:  # NaN first: nothing is greater
+        return first_value
+    # Undo the order-keeping map of kernels/edge_values.cu's ordered_bits.
+    bits = largest ^ _SIGN if largest & _SIGN else ~largest & _BITS
+    return float(np.array(bits, dtype=np.uint64).view(np.float64))
+
+
+def normalised_values(values, largest):
+    """``cbrt(values / largest)`` of float64 values, in one launch."""
+    import cupy
+
+    values = cupy.ascontiguousarray(values)
+    out = cupy.empty(values.size, dtype=np.float64)
+    launch("normalised_values", values.size, (values, np.int64(values.size), np.float64(largest), out),
+           source=_SOURCE)
+    return out
+
+
+def directed_pairs(src, dst, n, values=None):
+    """:func:`.edge_values.directed_pairs` as its tuple of fields: three launches
+    around a sort of the arcs' keys, then the pairs sorted and their values put in
+    their order. ``values``: float64 or int64, or None (every arc 1, int64)."""
+    import cupy
+
+    dtype = src.dtype  # the pairs' ends come in the rows' id type, as on the CPU
+    src, dst = ids_of(src, dst)
+    m = src.size
+    keys, ordered = cupy.empty(m, dtype=np.int64), cupy.empty(m, dtype=np.int64)
+    launch("arc_keys", m, (src, dst, np.int64(m), np.int64(n), keys, ordered), vid=src.dtype, source=_SOURCE)
+    ordered.sort()
+    last = None  # a null pointer: the arcs have no values to take
+    if values is not None:
+        values = cupy.ascontiguousarray(values)
+        last = cupy.zeros(m, dtype=np.int64)
+        launch("last_rows", m, (keys, np.int64(m), ordered, last), source=_SOURCE)
+    weight = np.int64 if values is None else values.dtype
+    pair_keys, pair_values = cupy.empty(m, dtype=np.int64), cupy.empty(m, dtype=weight)
+    total_degree, reciprocal_degree = cupy.zeros(n, dtype=np.uint64), cupy.zeros(n, dtype=np.uint64)
+    pairs = cupy.zeros(1, dtype=np.uint64)
+    args = (ordered, np.int64(m), np.int64(n), last, values, pair_keys,
+            pair_values, total_degree, reciprocal_degree, pairs)
+    launch("arc_pairs", m, args, weight=weight, source=_SOURCE)
+    in_order = sorted_copy(pair_keys)
+    b = values_by_key(pair_keys, pair_values, in_order)
+    pairs = int(pairs.get()[0])
+    lo, hi = ops_for(in_order).unpack_keys(in_order[:pairs], n, dtype)
+    return lo, hi, b[:pairs], total_degree.view(np.int64), reciprocal_degree.view(np.int64)

@@ -151,7 +151,9 @@ def main():
     elif args.first_call:
         rows = first_call(18)
     else:
-        rows = [bench(scale, labels, "gpu", args.repeats) for scale in args.scales for labels in ("int64", "str")]
+        rows = [
+            bench(scale, labels, "gpu", args.repeats) for scale in args.scales for labels in ("int64", "str")
+        ]
         assert len({(r["scale"], r["triangles"]) for r in rows}) == len(args.scales)
     if args.json:
         with open(args.json, "w") as f:

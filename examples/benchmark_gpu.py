@@ -57,18 +57,18 @@ the orientations' Equation 1; the GPU timings are skipped.
 """
 
 import argparse
+import functools
+import importlib
 import itertools
 import json
 import statistics
 import time
 
-import importlib
-
 import numpy as np
 
 from nx_tricount import runtime as gpu
-from nx_tricount.catalog import ALGORITHMS
 from nx_tricount.algorithms import bitmap, edge, hash, merge, vertex, wedge
+from nx_tricount.catalog import ALGORITHMS
 from nx_tricount.config import CHOICES
 from nx_tricount.device import gpu_available
 from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
@@ -169,9 +169,10 @@ def weighted(name, args):
         if args.algorithms and label not in args.algorithms:
             continue
         p = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
+        ms = kernel_only_ms(functools.partial(module.count_gpu, p, "per_node"), args.repeats)
         row = dict(graph=name, algorithm=label, orientation=orientation, ordering=ordering,
-                   weighted_kernel_ms=kernel_only_ms(lambda: module.count_gpu(p, "per_node"), args.repeats))
-        print(f"{name:5s} {label:17s} weighted per-node kernel {row['weighted_kernel_ms']:10.3f} ms", flush=True)
+                   weighted_kernel_ms=ms)
+        print(f"{name:5s} {label:17s} weighted per-node kernel {ms:10.3f} ms", flush=True)
         rows.append(row)
         del p
     return rows
@@ -219,7 +220,8 @@ def family(name, args):
         ours = calls["k_truss_5"]()
         row["k_truss_5_edges"] = len(distinct_pairs(ours.src, ours.dst, ours.n))
         assert peer().number_of_edges() == row["k_truss_5_edges"]
-    print(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()), flush=True)
+    fields = (f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items())
+    print(" ".join(fields), flush=True)
     return [row]
 
 

@@ -57,7 +57,9 @@ CALLS = {
     "triangles_dict": lambda e, d: nx.triangles(_graph(e, d)),
     "clustering_dict": lambda e, d: nx.clustering(_graph(e, d)),
     "average_clustering": lambda e, d: nx.average_clustering(_graph(e, d)),
-    "average_clustering_weighted": lambda e, d: nx.average_clustering(_graph(e, d, weighted=True), weight="weight"),
+    "average_clustering_weighted": lambda e, d: nx.average_clustering(
+        _graph(e, d, weighted=True), weight="weight"
+    ),
     "directed_transitivity": lambda e, d: nx.transitivity(_graph(e, d, directed=True)),
     "directed_average_clustering": lambda e, d: nx.average_clustering(_graph(e, d, directed=True)),
     "directed_average_clustering_weighted": lambda e, d: nx.average_clustering(
@@ -226,8 +228,9 @@ def bench(name, edges, device, calls, repeats, algorithms=("auto",)):
             for call in calls:
                 ms = median_ms(lambda: CALLS[call](edges, device), device, repeats)
                 target = TARGETS.get(name, {}).get(call)
-                rows.append(dict(graph=name, call=call, algorithm=algorithm, ms=round(ms, 2), target_ms=target,
-                                 met=None if target is None else ms <= target, pace_us=pace))
+                rows.append(dict(graph=name, call=call, algorithm=algorithm, ms=round(ms, 2),
+                                 target_ms=target, met=None if target is None else ms <= target,
+                                 pace_us=pace))
                 print(json.dumps(rows[-1]), flush=True)
     pct, auto, named = auto_cost_pct(edges, device)
     target = AUTO_TARGET_PCT if device == "gpu" else None
@@ -252,7 +255,8 @@ def table(rows):
             target = "" if r["target_ms"] is None else f"{r['target_ms']:8g}"
             met = "" if r["met"] is None else "yes" if r["met"] else "NO"
             spread = f"  ({r['lowest_ms']:.3f}-{r['highest_ms']:.3f})" if "lowest_ms" in r else ""
-            print(f"{r['graph']:14s} {r['call']:38s} {r['algorithm']:9s} {r['ms']:10.3f} {target:>8s}  {met}{spread}")
+            print(f"{r['graph']:14s} {r['call']:38s} {r['algorithm']:9s} {r['ms']:10.3f} "
+                  f"{target:>8s}  {met}{spread}")
     paces = sorted({pace for r in rows for pace in r.get("paces_us", [r.get("pace_us")]) if pace})
     if paces:
         print(f"host pace (us of a pure-Python loop, per process): {paces}")

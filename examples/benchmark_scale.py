@@ -94,7 +94,8 @@ def main():
             src, dst = rmat_edges_in_chunks(scale, 16, seed=scale)
         else:
             src, dst = rmat_edges(scale, 16, seed=scale)
-        print(json.dumps(dict(scale=scale, rows=int(src.size), generate_s=round(time.perf_counter() - start, 2))))
+        generate_s = round(time.perf_counter() - start, 2)
+        print(json.dumps(dict(scale=scale, rows=int(src.size), generate_s=generate_s)))
         rows = []
         for setting in args.settings:
             rows += run(src, dst, scale, setting, args.device, args.repeats)

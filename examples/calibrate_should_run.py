@@ -77,7 +77,8 @@ for name, call in CALLS.items():
         call(G, backend="tricount", **device)
         seconds.append(time.perf_counter() - t)
     first[name] = (seconds[0], min(seconds[1:]))
-print(json.dumps(dict(engine_import=imported - begun, scipy_linalg=scipy_linalg, cupy_import=cupy_import, first=first)))
+loads = dict(engine_import=imported - begun, scipy_linalg=scipy_linalg, cupy_import=cupy_import)
+print(json.dumps(dict(loads, first=first)))
 """
 
 
@@ -203,14 +204,17 @@ def main():
             costs[name]["first_call"] = loads[name]
 
     print(f"Measured with {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (other processes")
-    print("slow every figure, tricount's parallel kernels most). Seconds, this machine's, then should_run.py's:")
+    print("slow every figure, tricount's parallel kernels most). Seconds, this machine's, then "
+          "should_run.py's:")
     print("COSTS = {")
     for name, cost in costs.items():
         held = should_run.COSTS[name]._asdict()
         fields = ", ".join(f"{k}={v:.2g}" for k, v in cost.items())
         print(f'    "{name}": Costs({fields}),  # now: {", ".join(f"{v:.2g}" for v in held.values())}')
     print("}")
-    constants = dict(CONVERSION_PER_EDGE=per_edge, ENGINE_IMPORT=loads["engine_import"], ENGINE_START=engine_start)
+    constants = dict(
+        CONVERSION_PER_EDGE=per_edge, ENGINE_IMPORT=loads["engine_import"], ENGINE_START=engine_start
+    )
     if "scipy_linalg" in loads:
         constants["SCIPY_LINALG_IMPORT"] = loads["scipy_linalg"]
     if gpu_present():
@@ -228,7 +232,8 @@ def main():
             neighbours, steps = r["work"][name]
             modelled = cost["call"] + cost["per_step"] * steps + per_edge * r["edges"]
             nxm = cost["networkx_per_neighbour"] * neighbours + cost["networkx_per_step"] * steps
-            cells.append(f"{name} nx {r['networkx'][name]:.2g}/{nxm:.2g} tc {r['tricount'][name]:.2g}/{modelled:.2g}")
+            measured_nx, measured_tc = r["networkx"][name], r["tricount"][name]
+            cells.append(f"{name} nx {measured_nx:.2g}/{nxm:.2g} tc {measured_tc:.2g}/{modelled:.2g}")
         print(f"{r['graph']} ({r['edges']:,} edges): " + "; ".join(cells))
 
 

@@ -45,7 +45,8 @@ squares = nx.square_clustering(G)
 generalized = nx.generalized_degree(G)
 listed = sum(1 for _ in nx.all_triangles(G))
 truss = nx.k_truss(G, 3)
-print(sum(triangles.values()), round(sum(clustering.values()), 9), round(average, 12), round(transitivity, 12))
+print(sum(triangles.values()), round(sum(clustering.values()), 9),
+      round(average, 12), round(transitivity, 12))
 print(round(sum(squares.values()), 9), sum(sum(c.values()) for c in generalized.values()), listed)
 print(truss.number_of_nodes(), truss.number_of_edges())
 dispatch = sys.modules.get("nx_tricount.dispatch")
@@ -88,7 +89,8 @@ def main():
             paths, runs = args.edgelists, args.runs
         else:
             large = nx.powerlaw_cluster_graph(20_000, 5, 0.5, seed=1)
-            paths = [small, *(p for p in REAL if p.exists()), generated(folder, "powerlaw_cluster_20000_5", large)]
+            real = [p for p in REAL if p.exists()]
+            paths = [small, *real, generated(folder, "powerlaw_cluster_20000_5", large)]
             runs = args.runs
         print(f"{'graph':<32} {'NetworkX':>9} {'switched':>9}  (median of {runs} fresh runs, s)")
         for path in paths:

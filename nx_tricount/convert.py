@@ -50,7 +50,7 @@ def _label_mapper(nodes):
     if _are_ids(keys):
         return (lambda labels, count: np.fromiter(labels, dtype=np.int64, count=count)), True
     if keys is not None:
-        if keys.size and 0 <= keys.min() and keys.max() < 8 * keys.size:
+        if keys.size and keys.min() >= 0 and keys.max() < 8 * keys.size:
             # Dense labels: a direct-address table, one gather per label.
             table = np.empty(int(keys.max()) + 1, dtype=np.int64)
             table[keys] = np.arange(keys.size, dtype=np.int64)

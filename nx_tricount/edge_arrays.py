@@ -52,7 +52,7 @@ def _check_memory(n):
     """Raise MemoryError, before anything is allocated, when ``n`` vertex ids
     need more memory than is available (sparse ids: a few edges, huge ids).
     Ids that need less than :data:`UNCHECKED_BYTES` are not checked: reading
-    the host's free memory costs about 0.1 ms, a sixth of a small graph's count."""
+    the host's free memory costs a visible share of a small graph's count."""
     needed = BYTES_PER_VERTEX * n
     if needed < UNCHECKED_BYTES:
         return

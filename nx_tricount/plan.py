@@ -35,14 +35,13 @@ __all__ = ["CountTask", "Plan", "make_plan", "current_config", "gpu_auto_algorit
 logger = logging.getLogger("nx_tricount")
 
 #: With ``device="auto"`` on a GPU machine, graphs of fewer edge rows in host memory
-#: count on the CPU engine (H100: karate club 0.34 ms on the CPU, 1.11 ms on the GPU;
-#: 10,000 edge rows 2.4 against 2.3 ms; docs/benchmarks.md, "Small graphs").
+#: count on the CPU engine: below it, its whole count is faster than the GPU's
+#: launches (measured: docs/benchmarks.md, "Small graphs").
 GPU_MIN_ROWS = 10_000
 #: The same for edge rows already in GPU memory, which the GPU prepares without
-#: sorts, for counts per node (H100, R-MAT 7, 2,048 rows: triangles 0.365 ms on the
-#: CPU against 0.266 on the GPU, clustering 0.531 against 0.922; docs/benchmarks.md,
-#: "Small graphs"). An undirected total (transitivity) stays on the GPU at any size:
-#: one launch prepares and counts it (karate club 0.189 ms against 0.333).
+#: sorts, for counts per node (docs/benchmarks.md, "Small graphs"). An undirected
+#: total (transitivity) stays on the GPU at any size: one launch prepares and
+#: counts it, faster than the CPU engine even on the karate club (same section).
 GPU_MIN_RESIDENT_ROWS = 1_500
 #: On the GPU, graphs of fewer edge rows count with merge without a look at their
 #: degrees (docs/benchmarks.md, "auto: the GPU rule").

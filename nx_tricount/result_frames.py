@@ -67,7 +67,7 @@ def build_frame(module, columns):
 
     frame = {}
     for name, values in columns.items():
-        if getattr(values, "dtype", None) == object:
+        if getattr(values, "dtype", None) == np.dtype(object):
             values = pandas.Series(values).infer_objects()
             if module is not pandas:
                 values = module.from_pandas(values)

@@ -142,8 +142,8 @@ def function(source, name, *, vid=np.int32, weight=np.float64, eid=None, defines
 
 @functools.cache
 def _function(source, name, device_id, vid, weight, eid, defined):
-    """:func:`function`, looked up once per argument set (CuPy's lookup takes 8 µs
-    of host time, and a small count makes a dozen)."""
+    """:func:`function`, looked up once per argument set (CuPy's lookup costs host
+    time, and a small count makes a dozen)."""
     c_eid = None if eid is None else _C_TYPES[np.dtype(eid)]
     macros = kernel_build.defines(_C_TYPES[np.dtype(vid)], _C_TYPES[np.dtype(weight)], c_eid, defined)
     with cuda_errors(f"kernels/{source}"):
@@ -346,7 +346,7 @@ def kernel_values(prepared, weighted):
 
 @functools.cache
 def _values_stand_in(device_id):
-    """One zero, never read, made once per GPU (a new one costs a small count 7 µs)."""
+    """One zero, never read, made once per GPU (a new one per call slows a small count)."""
     import cupy
 
     with cupy.cuda.Device(device_id):

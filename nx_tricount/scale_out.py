@@ -82,7 +82,7 @@ class Spread:
 
 
 #: GPU bytes of a whole count small enough that the plan does not read the free
-#: memory for it (a ~10 µs call, a visible share of a small graph's count):
+#: memory for it (a call that costs a visible share of a small graph's count):
 #: where even that little is not free, CuPy's out-of-memory error, which
 #: runtime.cuda_errors wraps, says so.
 UNREAD_LIMIT_BYTES = 1 << 24

@@ -41,28 +41,36 @@ class Costs(NamedTuple):
 #: and steadier), NetworkX 3.6, numba's kernels cached on disk.
 COSTS = {
     "triangles": Costs(
-        networkx_per_neighbour=1.0e-6, networkx_per_step=0.0, call=4.4e-4, per_step=4.7e-10, first_call=0.0
+        networkx_per_neighbour=1.0e-6, networkx_per_step=0.0,
+        call=4.4e-4, per_step=4.7e-10, first_call=0.0,
     ),
     "clustering": Costs(
-        networkx_per_neighbour=2.0e-6, networkx_per_step=1.2e-7, call=3.0e-4, per_step=1.1e-9, first_call=6.3e-4
+        networkx_per_neighbour=2.0e-6, networkx_per_step=1.2e-7,
+        call=3.0e-4, per_step=1.1e-9, first_call=6.3e-4,
     ),
     "average_clustering": Costs(
-        networkx_per_neighbour=9.6e-7, networkx_per_step=1.8e-7, call=3.2e-4, per_step=6.8e-10, first_call=5.7e-3
+        networkx_per_neighbour=9.6e-7, networkx_per_step=1.8e-7,
+        call=3.2e-4, per_step=6.8e-10, first_call=5.7e-3,
     ),
     "transitivity": Costs(
-        networkx_per_neighbour=1.1e-6, networkx_per_step=2.0e-7, call=3.3e-4, per_step=1.1e-9, first_call=6.8e-4
+        networkx_per_neighbour=1.1e-6, networkx_per_step=2.0e-7,
+        call=3.3e-4, per_step=1.1e-9, first_call=6.8e-4,
     ),
     "square_clustering": Costs(
-        networkx_per_neighbour=2.2e-6, networkx_per_step=2.1e-8, call=5.7e-4, per_step=6.1e-10, first_call=0.010
+        networkx_per_neighbour=2.2e-6, networkx_per_step=2.1e-8,
+        call=5.7e-4, per_step=6.1e-10, first_call=0.010,
     ),
     "generalized_degree": Costs(
-        networkx_per_neighbour=1.2e-6, networkx_per_step=1.7e-7, call=4.6e-4, per_step=1.2e-8, first_call=7.4e-4
+        networkx_per_neighbour=1.2e-6, networkx_per_step=1.7e-7,
+        call=4.6e-4, per_step=1.2e-8, first_call=7.4e-4,
     ),
     "all_triangles": Costs(
-        networkx_per_neighbour=1.7e-7, networkx_per_step=3.5e-8, call=4.8e-4, per_step=4.1e-9, first_call=9.8e-3
+        networkx_per_neighbour=1.7e-7, networkx_per_step=3.5e-8,
+        call=4.8e-4, per_step=4.1e-9, first_call=9.8e-3,
     ),
     "k_truss": Costs(
-        networkx_per_neighbour=2.1e-6, networkx_per_step=1.0e-7, call=9.7e-4, per_step=4.9e-8, first_call=9.9e-3
+        networkx_per_neighbour=2.1e-6, networkx_per_step=1.0e-7,
+        call=9.7e-4, per_step=4.9e-8, first_call=9.9e-3,
     ),
 }
 #: Converting a NetworkX graph, per edge (reading its adjacency in Python); NetworkX

@@ -107,7 +107,8 @@ def transitivity_sums(G, plan):
             from .algorithms import transitive  # numba and CuPy load with the first count
 
             prepared = preparation.directions_csr(G, plan.orientation, plan.ordering, plan.device)
-            closed = transitive.count_gpu(prepared) if plan.device == "gpu" else transitive.count_cpu(prepared)
+            count_closed = transitive.count_gpu if plan.device == "gpu" else transitive.count_cpu
+            closed = count_closed(prepared)
             degree = _out_degrees(prepared)
         elif G.directed:
             prepared = preparation.successor_csr(G, plan.preparation_device)

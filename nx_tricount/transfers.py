@@ -2,8 +2,7 @@
 
 A copy from or to pageable host memory runs far below the bus's speed: the
 driver stages it through a small buffer of its own, and a copy into a new NumPy
-array also touches every page for the first time in one thread (R-MAT 26's
-partitions from host memory moved about 1.6 GB/s down and 9 GB/s up; see
+array also touches every page for the first time in one thread (measured:
 ``docs/benchmarks.md``, "Beyond one GPU"). Here a copy goes in slices through
 two pinned buffers of each GPU: while one slice crosses the bus, on a stream of
 its own, the host's threads (numba, in parallel) fill or empty the other.

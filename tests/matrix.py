@@ -13,8 +13,9 @@ spread fails the test instead of testing the whole count again.
 """
 
 import functools
+from collections.abc import Callable
 from contextlib import contextmanager
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import networkx as nx
 import numpy as np

@@ -152,7 +152,12 @@ WEIGHT_KINDS = {
     "negative_int": lambda rng: int(rng.integers(-5, 0)),
     "zero": lambda rng: [0, 0.0, -0.0][int(rng.integers(0, 3))],
     "float32": lambda rng: np.float32(rng.uniform(0, 3)),
-    "numpy": lambda rng: [np.int64(rng.integers(1, 9)), np.float64(rng.uniform(0, 2)), np.uint8(rng.integers(1, 9)), np.int8(-3)][int(rng.integers(0, 4))],
+    "numpy": lambda rng: [
+        np.int64(rng.integers(1, 9)),
+        np.float64(rng.uniform(0, 2)),
+        np.uint8(rng.integers(1, 9)),
+        np.int8(-3),
+    ][int(rng.integers(0, 4))],
     "bool": lambda rng: bool(rng.integers(0, 2)),
     "tiny": lambda rng: float(rng.uniform(1, 2)) * 1e-300,
     "missing": lambda rng: _MISSING,
@@ -165,7 +170,9 @@ WEIGHT_KINDS = {
 }
 _MISSING = object()
 
-NUMERIC_FINITE = ("int", "float", "negative", "negative_int", "zero", "float32", "numpy", "bool", "tiny", "missing")
+NUMERIC_FINITE = (
+    "int", "float", "negative", "negative_int", "zero", "float32", "numpy", "bool", "tiny", "missing"
+)
 
 
 def weight_kinds(required, allowed=NUMERIC_FINITE):
@@ -362,7 +369,10 @@ def nodes_arguments(draw, G):
     """Every Python form of ``nodes=`` that NetworkX takes (NumPy and pandas
     forms are :func:`array_nodes_arguments`)."""
     present = list(G)
-    kinds = ["none", "list", "tuple", "set", "frozenset", "dict", "generator", "dict_keys", "range", "absent_single", "unhashable", "string"]
+    kinds = [
+        "none", "list", "tuple", "set", "frozenset", "dict", "generator", "dict_keys", "range",
+        "absent_single", "unhashable", "string",
+    ]
     if present:
         kinds += ["single"] * 3
     kind = draw(st.sampled_from(kinds))
@@ -375,13 +385,14 @@ def nodes_arguments(draw, G):
     if kind == "range":
         return NodesSpec("range", (draw(st.integers(-2, 5)), draw(st.integers(0, 40))))
     if kind == "unhashable":
-        return NodesSpec(draw(st.sampled_from(["list", "generator"])), draw(_members(present, unhashable=True)))
+        form = draw(st.sampled_from(["list", "generator"]))
+        return NodesSpec(form, draw(_members(present, unhashable=True)))
     if kind == "none":
         return NodesSpec("none", None)
     members = draw(_members(present))
     if kind in ("set", "frozenset", "dict", "dict_keys"):
         try:
-            {*members}
+            set(members)
         except TypeError:  # pragma: no cover
             members = []
     return NodesSpec(kind, members)
@@ -457,7 +468,15 @@ _LABEL_COLUMNS = {
     "float64": (st.sampled_from([0.0, 1.0, 1.5, -2.0, 3.25, 1e300]), "float64"),
     "bool": (st.booleans(), "bool"),
     "string": (st.text(alphabet="abc", max_size=2), "object"),
-    "mixed": (st.one_of(st.integers(0, 5), st.text(alphabet="ab", max_size=2), st.tuples(st.integers(0, 2)), st.sampled_from(COLLISIONS[:6])), "object"),
+    "mixed": (
+        st.one_of(
+            st.integers(0, 5),
+            st.text(alphabet="ab", max_size=2),
+            st.tuples(st.integers(0, 2)),
+            st.sampled_from(COLLISIONS[:6]),
+        ),
+        "object",
+    ),
     "huge": (st.integers(2**63, 2**63 + 5) | st.integers(-3, 3), "object"),
 }
 _ATTR_COLUMNS = {
@@ -469,7 +488,10 @@ _ATTR_COLUMNS = {
 
 
 @st.composite
-def frames(draw, label_kinds=tuple(_LABEL_COLUMNS), mixed_dtypes=False, create_using_instance=False, as_dict=False, missing_column=False, datetime_labels=False):
+def frames(
+    draw, label_kinds=tuple(_LABEL_COLUMNS), mixed_dtypes=False, create_using_instance=False,
+    as_dict=False, missing_column=False, datetime_labels=False,
+):
     """FrameSpec: source and target columns of one label kind (``mixed_dtypes``:
     of two different kinds), attribute columns, edge_attr / create_using /
     edge_key in NetworkX's forms, and the inputs of the other flags."""

@@ -63,7 +63,9 @@ def test_modes_match_networkx(name, algorithm, orientation, ordering):
     assert per_node.tolist() == [expected[v] for v in range(n)]
     per_edge = count(p, algorithm, "per_edge")
     assert per_edge.per_edge.size == G.number_of_edges()
-    for u, v, support in zip(per_edge.edge_src.tolist(), per_edge.edge_dst.tolist(), per_edge.per_edge.tolist()):
+    for u, v, support in zip(
+        per_edge.edge_src.tolist(), per_edge.edge_dst.tolist(), per_edge.per_edge.tolist()
+    ):
         assert support == len(set(G[u]) & set(G[v]))
 
 

@@ -18,12 +18,15 @@ from nx_tricount.catalog import ALGORITHMS, FUNCTIONS
 PACKAGE = Path(nx_tricount.__file__).parent
 
 LAYERS = [
-    {"catalog", "config", "_info", "device", "labels", "python_sum", "runtime", "kernel_build", "transfers", "kernels", "generators"},
+    {"catalog", "config", "_info", "device", "labels", "python_sum", "runtime", "kernel_build",
+     "transfers", "kernels", "generators"},
     {"preprocess"},
     {"algorithms"},
     {"graph", "preparation"},
-    {"plan", "scale_out", "execute", "executors", "gpu_parts", "dask_frames", "terms", "edge_terms", "family_terms", "convert", "frames", "edge_arrays", "result_frames"},
-    {"functions", "should_run", "edge_functions", "triangle_family", "node_selection", "dispatch", "interface", "__init__", "__main__", "command_line"},
+    {"plan", "scale_out", "execute", "executors", "gpu_parts", "dask_frames", "terms", "edge_terms",
+     "family_terms", "convert", "frames", "edge_arrays", "result_frames"},
+    {"functions", "should_run", "edge_functions", "triangle_family", "node_selection", "dispatch",
+     "interface", "__init__", "__main__", "command_line"},
 ]
 NETWORKX_LAYER = LAYERS[-1]
 ENGINE_INTERNALS = {"preprocess", "preparation", "algorithms", "runtime", "execute"}

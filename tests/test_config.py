@@ -43,9 +43,8 @@ def test_invalid_values_name_the_accepted_ones(key):
         setattr(config, key, "bogus")
     with pytest.raises(ValueError, match="accepted values"):
         config[key] = "bogus"
-    with pytest.raises(ValueError, match="accepted values"):
-        with config(**{key: "bogus"}):
-            pass
+    with pytest.raises(ValueError, match="accepted values"), config(**{key: "bogus"}):
+        pass
     with pytest.raises(ValueError, match="accepted values"):
         nx.triangles(nx.complete_graph(3), backend="tricount", **{key: "bogus"})
     assert config[key] == CHOICES[key][0]
@@ -109,9 +108,11 @@ def test_plan_is_deterministic_and_explains_auto():
 def test_gpu_without_gpu_is_a_clear_error():
     with pytest.raises(GPUNotAvailableError, match="device='cpu'"):
         nx.triangles(nx.complete_graph(3), backend="tricount", device="gpu")
-    with nx.config.backends.tricount(device="gpu"):
-        with pytest.raises(GPUNotAvailableError, match="device='gpu' was requested"):
-            nx.transitivity(nx.complete_graph(3), backend="tricount")
+    with (
+        nx.config.backends.tricount(device="gpu"),
+        pytest.raises(GPUNotAvailableError, match="device='gpu' was requested"),
+    ):
+        nx.transitivity(nx.complete_graph(3), backend="tricount")
     assert nx_tricount.make_plan(device="auto").device == "cpu"
 
 
@@ -121,8 +122,8 @@ def test_get_info_imports_nothing_heavy():
         import sys
         import networkx as nx
         assert "tricount" in nx.utils.backends.backend_info
-        heavy = [m for m in ("numba", "cupy", "cudf", "nx_tricount.functions", "nx_tricount.interface") if m in sys.modules]
-        print(heavy)
+        heavy = ("numba", "cupy", "cudf", "nx_tricount.functions", "nx_tricount.interface")
+        print([m for m in heavy if m in sys.modules])
         """
     )
     assert out.strip() == "[]"
@@ -286,9 +287,11 @@ def test_a_bad_value_is_refused_at_once_and_changes_nothing(key, value, accepted
 
 def test_a_block_with_a_misspelt_name_sets_nothing():
     config = nx.config.backends.tricount
-    with pytest.raises(AttributeError, match="Invalid config name: 'algorithmm'"):
-        with config(algorithm="merge", algorithmm="merge"):
-            pass
+    with (
+        pytest.raises(AttributeError, match="Invalid config name: 'algorithmm'"),
+        config(algorithm="merge", algorithmm="merge"),
+    ):
+        pass
     assert config.algorithm == "auto"
 
 

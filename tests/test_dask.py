@@ -67,9 +67,11 @@ def test_dask_chooses_parts_for_its_workers(client, graph):
 def test_one_part_still_counts_on_the_workers(client, graph):
     """``partitions=1`` with Dask is one task on a worker, not a local count."""
     expected = nx.transitivity(graph, backend="tricount", device="cpu")
-    with distributed.get_task_stream(client) as stream:
-        with nx.config.backends.tricount(distributed="dask", partitions=1):
-            assert nx.transitivity(graph, backend="tricount", device="cpu") == expected
+    with (
+        distributed.get_task_stream(client) as stream,
+        nx.config.backends.tricount(distributed="dask", partitions=1),
+    ):
+        assert nx.transitivity(graph, backend="tricount", device="cpu") == expected
     assert [task for task in stream.data if str(task["key"]).startswith("_dask_task")]
 
 
@@ -294,8 +296,12 @@ def test_a_missing_column_is_a_key_error_naming_the_columns(in_process, names):
 
 @pytest.mark.parametrize(
     "kwargs, match",
-    [({"partitions": 0}, "partitions must be an int"), ({"partitions": 2.0}, "partitions must be an int"),
-     ({"partitions": True}, "partitions must be an int"), ({"algorithm": "nope"}, "unknown algorithm 'nope'")],
+    [
+        ({"partitions": 0}, "partitions must be an int"),
+        ({"partitions": 2.0}, "partitions must be an int"),
+        ({"partitions": True}, "partitions must be an int"),
+        ({"algorithm": "nope"}, "unknown algorithm 'nope'"),
+    ],
 )
 def test_bad_settings_are_refused_before_any_count(in_process, kwargs, match):
     import pandas as pd

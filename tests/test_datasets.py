@@ -10,9 +10,6 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.algorithms import count
-from nx_tricount.config import CHOICES
-from nx_tricount.preprocess import prepare_undirected
 from conftest import (
     DATA_DIRS,
     DATASETS,
@@ -25,6 +22,9 @@ from conftest import (
     networkx_triangles,
     small_manifest,
 )
+from nx_tricount.algorithms import count
+from nx_tricount.config import CHOICES
+from nx_tricount.preprocess import prepare_undirected
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
 PREPROCESSING = list(itertools.product(CHOICES["orientation"][1:], CHOICES["ordering"][1:]))
@@ -97,7 +97,9 @@ def test_every_algorithm_matches_networkx_per_node(name):
             assert count(p, algorithm, "total").total == sum(expected) // 3
 
 
-@pytest.mark.parametrize("name", ["jazz.txt.gz", "power_grid.txt.gz", "gemsec_fb_food.txt.gz", "ca-GrQc.txt.gz"])
+@pytest.mark.parametrize(
+    "name", ["jazz.txt.gz", "power_grid.txt.gz", "gemsec_fb_food.txt.gz", "ca-GrQc.txt.gz"]
+)
 def test_networkx_functions_exactly(name):
     G = load_graph(name)
     with nx.config(cache_converted_graphs=False):

@@ -100,7 +100,9 @@ def test_categories_keep_first_appearance_not_category_order():
 
 def test_extreme_integers_are_labels_not_ids():
     for dtype, big in (("int64", [-(2**63), 2**63 - 1]), ("uint64", [0, 2**64 - 1])):
-        df = frame_of(pd.Series([big[0], big[1], 7], dtype=dtype), pd.Series([big[1], 7, big[0]], dtype=dtype))
+        df = frame_of(
+            pd.Series([big[0], big[1], 7], dtype=dtype), pd.Series([big[1], 7, big[0]], dtype=dtype)
+        )
         assert_same_graph(nx.from_pandas_edgelist(df, backend="tricount"), nx.from_pandas_edgelist(df))
 
 
@@ -109,7 +111,9 @@ def test_a_filtered_frame_reads_its_rows_not_its_index():
     assert_same_graph(nx.from_pandas_edgelist(df, backend="tricount"), nx.from_pandas_edgelist(df))
 
 
-@pytest.mark.parametrize("dtype", ["int64", "uint8", "float64", "str", "object", "category", "datetime64[ns]"])
+@pytest.mark.parametrize(
+    "dtype", ["int64", "uint8", "float64", "str", "object", "category", "datetime64[ns]"]
+)
 def test_empty_frames_give_empty_graphs(dtype):
     df = frame_of(pd.Series([], dtype=dtype), pd.Series([], dtype=dtype), weight=pd.Series([], dtype=float))
     for kwargs in ({}, {"edge_attr": "weight"}, {"create_using": nx.DiGraph}):
@@ -122,8 +126,11 @@ def test_empty_frames_give_empty_graphs(dtype):
     assert nx_tricount.triangles(nx_tricount.from_frame(df), as_frame=True).empty
 
 
-@pytest.mark.parametrize("frame", [pd.DataFrame(), pd.DataFrame({"source": [0, 1]}), pd.DataFrame(index=[0, 1])],
-                         ids=["no-columns", "no-target", "index-only"])
+@pytest.mark.parametrize(
+    "frame",
+    [pd.DataFrame(), pd.DataFrame({"source": [0, 1]}), pd.DataFrame(index=[0, 1])],
+    ids=["no-columns", "no-target", "index-only"],
+)
 def test_frames_without_the_columns_raise_networkxs_key_error(frame):
     with pytest.raises(KeyError) as theirs:
         nx.from_pandas_edgelist(frame)
@@ -201,16 +208,18 @@ def test_missing_labels_are_a_clear_error(case, end):
 
 UNEQUAL = {
     "source-longer": ({"source": [0, 1, 2], "target": [1, 2]}, {}, "'source' has 3 rows, 'target' 2"),
-    "target-longer": ({"source": np.array([0]), "target": np.array([1, 2])}, {}, "'source' has 1 row, 'target' 2"),
+    "target-longer": ({"source": np.array([0]), "target": np.array([1, 2])}, {},
+                      "'source' has 1 row, 'target' 2"),
     "strings": ({"source": ["a", "b"], "target": ["b", "c", "a"]}, {}, "'source' has 2 rows, 'target' 3"),
     "empty-source": ({"source": [], "target": [1]}, {}, "'source' has 0 rows, 'target' 1"),
-    "series": ({"source": pd.Series([0, 1, 2]), "target": pd.Series([1, 2])}, {}, "'source' has 3 rows, 'target' 2"),
+    "series": ({"source": pd.Series([0, 1, 2]), "target": pd.Series([1, 2])}, {},
+               "'source' has 3 rows, 'target' 2"),
     "edge-attr": ({"source": [0, 1], "target": [1, 2], "w": [1.0]}, {"edge_attr": "w"},
                   "'source' has 2 rows, 'target' 2, 'w' 1"),
     "edge-attrs": ({"source": [0, 1], "target": [1, 2], "w": [1, 2], "c": ["x", "y", "z"]},
                    {"edge_attr": ["w", "c"]}, "'source' has 2 rows, 'target' 2, 'w' 2, 'c' 3"),
-    "edge-key": ({"source": [0, 1], "target": [1, 2], "k": [7]}, {"edge_key": "k", "create_using": nx.MultiGraph},
-                 "'source' has 2 rows, 'target' 2, 'k' 1"),
+    "edge-key": ({"source": [0, 1], "target": [1, 2], "k": [7]},
+                 {"edge_key": "k", "create_using": nx.MultiGraph}, "'source' has 2 rows, 'target' 2, 'k' 1"),
 }
 
 

@@ -13,9 +13,9 @@ import networkx as nx
 import pytest
 
 import nx_tricount
+from graphs import directed_graphs, undirected_graphs, weighted_graphs
 from nx_tricount.catalog import ALGORITHMS as DECLARED
 from nx_tricount.config import CHOICES
-from graphs import directed_graphs, undirected_graphs, weighted_graphs
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
 _COMBINATIONS = sorted(

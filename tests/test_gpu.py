@@ -1,4 +1,4 @@
-"""The GPU engine against the CPU engine and NetworkX (run on the device machine).
+"""The GPU engine against the CPU engine and NetworkX (run on a GPU machine).
 
 Every GPU algorithm, in every mode, on every orientation and ordering, must give
 exactly what the CPU engine gives on the same graph; the CuPy preprocessing must
@@ -411,7 +411,9 @@ def test_directed_transitivity_on_arc_pairs_equals_successor_lists(orientation, 
     src, dst = rmat_edges(13, seed=13)
     back = np.random.default_rng(13).random(src.size) < 1 / 3
     src, dst = np.concatenate([src, dst[back]]), np.concatenate([dst, src[back]])
-    expected = nx.transitivity(nx_tricount.from_edges(src, dst, directed=True), algorithm="hash", device="cpu")
+    expected = nx.transitivity(
+        nx_tricount.from_edges(src, dst, directed=True), algorithm="hash", device="cpu"
+    )
     cupy = _cupy()
     D = nx_tricount.from_edges(cupy.asarray(src), cupy.asarray(dst), directed=True)
     settings = dict(algorithm="merge", orientation=orientation, ordering=ordering, device="gpu")
@@ -468,9 +470,8 @@ def test_cuda_errors_become_python_exceptions():
     from nx_tricount import runtime as gpu
 
     cp = _cupy()
-    with pytest.raises(gpu.GPUKernelError, match="CUDA error while testing"):
-        with gpu.cuda_errors("testing"):
-            raise cp.cuda.runtime.CUDARuntimeError(700)
+    with pytest.raises(gpu.GPUKernelError, match="CUDA error while testing"), gpu.cuda_errors("testing"):
+        raise cp.cuda.runtime.CUDARuntimeError(700)
 
 
 def test_cupy_stable_argsort_keeps_ties_in_order():

@@ -1,7 +1,7 @@
 """The clustering coefficients on the GPU (kernels/coefficients.cu) are NumPy's to
 the bit: the float64 division of the numerator ``2 sums`` by the undirected or
 directed denominator, 0.0 where the numerator is 0, for integer and float sums
-(run on the device machine)."""
+(run on a GPU machine)."""
 
 import numpy as np
 import pytest

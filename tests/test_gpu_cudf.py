@@ -15,11 +15,11 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from subprocesses import run_python
-from test_frame_inputs import LETTERS, _series, assert_same_graph, frame_of
 
 import nx_tricount
 from nx_tricount.generators import rmat_edges
+from subprocesses import run_python
+from test_frame_inputs import LETTERS, _series, assert_same_graph, frame_of
 
 cudf = pytest.importorskip("cudf")
 cupy = pytest.importorskip("cupy")

@@ -6,6 +6,7 @@ Skipped where nx-cugraph is not installed (CI); run on the GPU machine with it
 staged."""
 
 import pytest
+
 from subprocesses import run_python
 
 pytest.importorskip("nx_cugraph")

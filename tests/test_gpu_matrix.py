@@ -1,4 +1,4 @@
-"""The matrix of tests/matrix.py on the GPU (run on the device machine): every
+"""The matrix of tests/matrix.py on the GPU (run on a GPU machine): every
 public function of the triangle family under every spread, NetworkX's result;
 and R-MAT 18 from NumPy arrays under a memory limit that puts it into parts from
 host memory (unweighted undirected counts prepared in chunks straight into
@@ -65,7 +65,9 @@ BIG.update(
         ),
         "all_triangles frame": (
             "undirected",
-            lambda G, device: triangle_rows(nx_tricount.all_triangles(G, MEMBERS, as_frame=True, device=device)),
+            lambda G, device: triangle_rows(
+                nx_tricount.all_triangles(G, MEMBERS, as_frame=True, device=device)
+            ),
         ),
         "k_truss": ("simple", _networkx_call(nx.k_truss, 5)),
     }

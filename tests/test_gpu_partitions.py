@@ -1,4 +1,4 @@
-"""Partitioned counting on the GPU (run on the device machine): every algorithm
+"""Partitioned counting on the GPU (run on a GPU machine): every algorithm
 and mode equals the whole count, hashed and by ranges; a memory limit that forces parts gives the
 exact count of R-MAT 22 from host memory; two workers on one GPU (the
 multi-device path) equal one."""
@@ -174,7 +174,9 @@ def test_parts_from_host_memory_kept_within_the_budget_and_uploaded_ahead(rmat14
     assert (ahead > 0) == (spare_parts > 0)
     whole = prepare_undirected(host_src, host_dst, n, orientation="id", ordering="degree")
     limit = task_bytes(chunked.m, n, 4) + budget
-    plan = Plan("wedge", "id", "degree", "gpu", spread=Spread(parts=4, preparation_device="cpu", memory_limit=limit))
+    plan = Plan(
+        "wedge", "id", "degree", "gpu", spread=Spread(parts=4, preparation_device="cpu", memory_limit=limit)
+    )
     for mode in ("total", "per_node"):
         ours, expected = run(plan, chunked, mode), count(whole, "wedge", mode)
         assert ours.total == expected.total

@@ -1,7 +1,7 @@
 """square_clustering, generalized_degree, all_triangles and k_truss on the GPU:
 against NetworkX on generated graphs of the four classes, and against the CPU
 engine on every real graph (tests/data and its extension), where NetworkX would
-take minutes. Run on the device machine (``pytest -m gpu``)."""
+take minutes. Run on a GPU machine (``pytest -m gpu``)."""
 
 import networkx as nx
 import numpy as np

@@ -28,7 +28,9 @@ def _graphs():
     """TriGraphs of every kind of input, with rows that repeat an edge."""
     src = np.array([0, 1, 2, 1, 0, 2, 3, 3, 4])
     dst = np.array([1, 0, 0, 2, 1, 3, 3, 2, 2])
-    frame = pd.DataFrame({"s": ["x", "y", "y", "x", "z"], "t": ["y", "x", "z", "y", "z"], "k": [0, 0, 0, 1, 0]})
+    frame = pd.DataFrame(
+        {"s": ["x", "y", "y", "x", "z"], "t": ["y", "x", "z", "y", "z"], "k": [0, 0, 0, 1, 0]}
+    )
     multi = nx.MultiDiGraph([(1, 2), (1, 2), (2, 1), (2, 3), (3, 3)])
     return {
         "labelled Graph": nx_tricount.from_networkx(_labelled()),

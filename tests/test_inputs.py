@@ -1,4 +1,4 @@
-"""Inputs a new user hands the backend (issue 14, item 2), with NetworkX itself as
+"""Inputs a new user hands the backend, with NetworkX itself as
 the oracle: ``nodes=`` forms, NaN/inf and non-numeric weights, bad environment
 settings, misspelt settings, ``from_pandas_edgelist``'s inputs and ``from_edges``'
 limits. Every expected value or exception is NetworkX's own, computed here."""

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 import networkx as nx
 import pytest
 
+from conftest import SMALL_DATA_DIR, manifest
 from nx_tricount import __main__ as job
 from nx_tricount.command_line import DEFAULT_BUDGET
 from nx_tricount.config import TricountConfig
-from conftest import SMALL_DATA_DIR, manifest
 
 
 def test_rmat_run_agrees_with_networkx(capsys):

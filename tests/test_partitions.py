@@ -23,7 +23,13 @@ from nx_tricount.plan import Plan
 from nx_tricount.preprocess import STREAMED, prepare_arcs, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import VertexClasses, counted_tasks, split, task_graph
 from nx_tricount.scale_out import (
-    UNREAD_LIMIT_BYTES, WHOLE_BYTES_PER_ROW, Spread, decide, split_bytes, task_bytes, whole_bytes,
+    UNREAD_LIMIT_BYTES,
+    WHOLE_BYTES_PER_ROW,
+    Spread,
+    decide,
+    split_bytes,
+    task_bytes,
+    whole_bytes,
 )
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
@@ -133,7 +139,9 @@ def test_ranges_leave_only_the_ascending_tasks(rmat):
     partition = split(prepared, 4, "range")
     assert all(part[0].size == 0 for (a, b), part in partition.parts.items() if a > b)
     tasks = counted_tasks(partition, _plan("merge", "id", "degree", 4, "range").tasks)
-    assert {(t.i, t.j, t.k) for t in tasks} <= {(i, j, k) for i in range(4) for j in range(i, 4) for k in range(j, 4)}
+    assert {(t.i, t.j, t.k) for t in tasks} <= {
+        (i, j, k) for i in range(4) for j in range(i, 4) for k in range(j, 4)
+    }
     assert len(tasks) > 1
     totals = [count(task_graph(partition, t.i, t.j, t.k).prepared, "merge", "total").total for t in tasks]
     assert sum(totals) == count(prepared, "merge", "total").total
@@ -269,7 +277,8 @@ def test_data_graphs_through_networkx(name):
     for parts in (1, 2, 3, 4, 5):
         for partitioning in ("hashed", "range"):
             for preprocessing in ({}, {"orientation": "id", "ordering": "degree"}):
-                with nx.config.backends.tricount(partitions=parts, partitioning=partitioning, **preprocessing):
+                chosen = dict(partitions=parts, partitioning=partitioning, **preprocessing)
+                with nx.config.backends.tricount(**chosen):
                     ours = [f(G, backend="tricount", device="cpu") for f in functions]
                 assert ours == expected, (parts, partitioning, preprocessing)
 
@@ -316,9 +325,8 @@ def test_partitions_in_the_plan_and_at_info(caplog):
     plan = nx_tricount.make_plan(G, device="cpu", partitions=3)
     assert plan.spread.parts == 3 and len(plan.tasks) == 27
     assert "partitions=3 partitioning=hashed tasks=27" in str(plan)
-    with caplog.at_level("INFO", logger="nx_tricount"):
-        with nx.config.backends.tricount(partitions=3):
-            nx.triangles(G, backend="tricount", device="cpu")
+    with caplog.at_level("INFO", logger="nx_tricount"), nx.config.backends.tricount(partitions=3):
+        nx.triangles(G, backend="tricount", device="cpu")
     assert any(
         "27 tasks of 3 parts per side (hashed partition, 0 without triangles skipped" in r.getMessage()
         for r in caplog.records
@@ -326,9 +334,11 @@ def test_partitions_in_the_plan_and_at_info(caplog):
     plan = nx_tricount.make_plan(G, device="cpu", partitions=3, partitioning="range", orientation="id")
     assert plan.spread.scheme == "range" and "partitioning range: configured" in str(plan)
     caplog.clear()
-    with caplog.at_level("INFO", logger="nx_tricount"):
-        with nx.config.backends.tricount(partitions=3, partitioning="range", orientation="id"):
-            nx.triangles(G, backend="tricount", device="cpu")
+    with (
+        caplog.at_level("INFO", logger="nx_tricount"),
+        nx.config.backends.tricount(partitions=3, partitioning="range", orientation="id"),
+    ):
+        nx.triangles(G, backend="tricount", device="cpu")
     [message] = [r.getMessage() for r in caplog.records if "parts per side" in r.getMessage()]
     assert "of 3 parts per side (range partition, " in message
     assert int(message.split()[1]) <= 10  # the tasks i <= j <= k at most
@@ -338,15 +348,19 @@ def test_a_task_over_the_memory_limit_is_reported(caplog):
     # R-MAT 26 under 24 GB with partitions=4, range: its largest task took
     # CuPy's pool past the limit, and nothing said so.
     G = nx.karate_club_graph()
-    with caplog.at_level("WARNING", logger="nx_tricount"):
-        with nx.config.backends.tricount(partitions=2, partitioning="range", memory_limit="1KB"):
-            assert nx.triangles(G, backend="tricount", device="cpu") == nx.triangles(G)
+    with (
+        caplog.at_level("WARNING", logger="nx_tricount"),
+        nx.config.backends.tricount(partitions=2, partitioning="range", memory_limit="1KB"),
+    ):
+        assert nx.triangles(G, backend="tricount", device="cpu") == nx.triangles(G)
     [message] = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert "the largest of the" in message and "over the memory limit of 1,000" in message
     caplog.clear()
-    with caplog.at_level("WARNING", logger="nx_tricount"):
-        with nx.config.backends.tricount(partitions=2, memory_limit="1GB"):
-            nx.triangles(G, backend="tricount", device="cpu")
+    with (
+        caplog.at_level("WARNING", logger="nx_tricount"),
+        nx.config.backends.tricount(partitions=2, memory_limit="1GB"),
+    ):
+        nx.triangles(G, backend="tricount", device="cpu")
     assert not [r for r in caplog.records if r.levelname == "WARNING"]
 
 
@@ -365,7 +379,7 @@ def test_memory_limit_chooses_the_parts(monkeypatch):
 
 
 def test_a_small_whole_count_does_not_read_the_free_memory(monkeypatch):
-    # Reading the free memory costs about 10 µs, a visible share of a small count:
+    # Reading the free memory costs a visible share of a small count:
     # up to UNREAD_LIMIT_BYTES the plan counts whole without it, and says so.
     monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
 
@@ -420,7 +434,8 @@ def test_a_memory_limit_too_small_is_refused():
 
 def _settings(**overrides):
     settings = dict(
-        partitions=None, partitioning="hashed", memory_limit=None, devices="auto", distributed=None, progress=None
+        partitions=None, partitioning="hashed", memory_limit=None, devices="auto", distributed=None,
+        progress=None,
     )
     settings.update(overrides)
     return settings
@@ -471,7 +486,8 @@ def test_settings_from_the_environment():
             "NX_TRICOUNT_DEVICES": "0,1",
         }
     )
-    assert (config.partitions, config.partitioning, config.memory_limit, config.devices) == (4, "range", "2GB", [0, 1])
+    read = (config.partitions, config.partitioning, config.memory_limit, config.devices)
+    assert read == (4, "range", "2GB", [0, 1])
     config_from_environment({"NX_TRICOUNT_PARTITIONS": "many"})
     assert "NX_TRICOUNT_PARTITIONS" in ENVIRONMENT_ERRORS["partitions"]
     config_from_environment({})

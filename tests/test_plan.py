@@ -29,6 +29,11 @@ def _never():
     raise AssertionError("the statistics of a small graph were computed")
 
 
+def _gpu_machine(requested):
+    """``resolve_device`` on a GPU machine."""
+    return "gpu" if requested != "cpu" else "cpu"
+
+
 def test_small_graphs_get_merge_without_statistics():
     algorithm, reason = gpu_auto_algorithm(GPU_LOOK_ROWS - 1, _never)
     assert algorithm == "merge"
@@ -36,7 +41,8 @@ def test_small_graphs_get_merge_without_statistics():
 
 
 @pytest.mark.parametrize(
-    "skew,expected", [(GPU_WEDGE_SKEW, "wedge"), (3833.4, "wedge"), (GPU_WEDGE_SKEW - 1, "merge"), (4.1, "merge")]
+    "skew,expected",
+    [(GPU_WEDGE_SKEW, "wedge"), (3833.4, "wedge"), (GPU_WEDGE_SKEW - 1, "merge"), (4.1, "merge")],
 )
 def test_large_graphs_choose_by_endpoint_degree(skew, expected):
     algorithm, reason = gpu_auto_algorithm(GPU_LOOK_ROWS, _statistics(skew))
@@ -145,7 +151,7 @@ def test_gpu_plan_reads_the_graph():
 def test_auto_device_counts_small_graphs_on_the_cpu(monkeypatch):
     # On a GPU machine (simulated: the plan is made, nothing runs), device "auto"
     # sends graphs under GPU_MIN_ROWS edge rows to the CPU engine, and says why.
-    monkeypatch.setattr("nx_tricount.plan.resolve_device", lambda requested: "gpu" if requested != "cpu" else "cpu")
+    monkeypatch.setattr("nx_tricount.plan.resolve_device", _gpu_machine)
     monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
     monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
     small = nx_tricount.make_plan(nx.karate_club_graph())
@@ -162,7 +168,7 @@ def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(monkeypatch):
     # Edge rows already in GPU memory (simulated: the plan reads where the rows are)
     # stay on the GPU from GPU_MIN_RESIDENT_ROWS, which prepares them without sorts;
     # below it the CPU engine counts them, and the plan says where the rows were.
-    monkeypatch.setattr("nx_tricount.plan.resolve_device", lambda requested: "gpu" if requested != "cpu" else "cpu")
+    monkeypatch.setattr("nx_tricount.plan.resolve_device", _gpu_machine)
     monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
     monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
     monkeypatch.setattr("nx_tricount.plan.module_of", lambda array: "cupy")
@@ -173,7 +179,8 @@ def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(monkeypatch):
     tiny = nx_tricount.make_plan(from_edges(src[:few], dst[:few]), algorithm="merge")
     assert tiny.device == "cpu" and f"rows in GPU memory (< {GPU_MIN_RESIDENT_ROWS:,})" in str(tiny)
     # An undirected total (transitivity) stays on the GPU at any size; a directed one does not.
-    assert nx_tricount.make_plan(from_edges(src[:few], dst[:few]), algorithm="merge", total=True).device == "gpu"
+    undirected = from_edges(src[:few], dst[:few])
+    assert nx_tricount.make_plan(undirected, algorithm="merge", total=True).device == "gpu"
     directed = from_edges(src[:few], dst[:few], directed=True)
     assert nx_tricount.make_plan(directed, algorithm="merge", total=True).device == "cpu"
 
@@ -181,11 +188,13 @@ def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(monkeypatch):
 def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):
     # Simulated GPU machine: merge counts directed transitivity on the arc pairs
     # (docs/benchmarks.md), whatever the degrees.
-    monkeypatch.setattr("nx_tricount.plan.resolve_device", lambda requested: "gpu" if requested != "cpu" else "cpu")
+    monkeypatch.setattr("nx_tricount.plan.resolve_device", _gpu_machine)
     monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
     monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
     monkeypatch.setattr("nx_tricount.plan.GPU_LOOK_ROWS", 1)  # the skew rule would say wedge
-    monkeypatch.setattr("nx_tricount.plan.mean_endpoint_degree", lambda G, device, meanwhile: 10 * GPU_WEDGE_SKEW)
+    monkeypatch.setattr(
+        "nx_tricount.plan.mean_endpoint_degree", lambda G, device, meanwhile: 10 * GPU_WEDGE_SKEW
+    )
     src, dst = rmat_edges(11, seed=1)
     directed = nx_tricount.make_plan(from_edges(src, dst, directed=True))
     assert directed.algorithm == "merge" and "transitive triples" in str(directed)

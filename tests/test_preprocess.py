@@ -15,12 +15,13 @@ from nx_tricount.config import CHOICES
 from nx_tricount.generators import grid_edges, rmat_edges
 from nx_tricount.preprocess import (
     directed_pairs,
+    gpu_ops,
+    host_ops,
     max_edge_value,
     orientation_cost,
     prepare_undirected,
     simple_graph,
 )
-from nx_tricount.preprocess import gpu_ops, host_ops
 from nx_tricount.preprocess.a_direction import a_direction, peel
 from nx_tricount.preprocess.a_order import LAMBDA, a_order, memory_sectors, memory_superiority
 from nx_tricount.preprocess.ordering import arc_order

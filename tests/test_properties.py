@@ -140,7 +140,10 @@ def assert_within(ours, expected, tolerance, where="result"):
             tol = tolerance[b] if isinstance(tolerance, dict) else tolerance
             assert_within(ours[a], expected[b], tol, f"{where}[{b!r}]")
         return
-    message = f"{where}: {ours!r} ({type(ours).__name__}) != NetworkX's {expected!r} ({type(expected).__name__}), bound {tolerance!r}"
+    message = (
+        f"{where}: {ours!r} ({type(ours).__name__}) != NetworkX's {expected!r} "
+        f"({type(expected).__name__}), bound {tolerance!r}"
+    )
     assert type(ours) in (int, float) and type(expected) in (int, float), message
     if tolerance == math.inf:  # NetworkX's product of three weights may overflow
         return
@@ -391,7 +394,9 @@ def assert_same_graph(T, expected, where):
         assert set(mine) == set(nbrs), f"{where}: neighbours of {u!r}: {set(mine)} != {set(nbrs)}"
         for v, data in nbrs.items():
             if expected.is_multigraph():
-                assert set(mine[v]) == set(data), f"{where}: keys of ({u!r}, {v!r}): {set(mine[v])} != {set(data)}"
+                assert set(mine[v]) == set(data), (
+                    f"{where}: keys of ({u!r}, {v!r}): {set(mine[v])} != {set(data)}"
+                )
                 for key in data:
                     _same_attrs(mine[v][key], data[key], f"{where}: edge ({u!r}, {v!r}, {key!r})")
             else:
@@ -545,7 +550,7 @@ def test_from_pandas_edgelist_create_using_instance(frame):
     check_frame(frame)
 
 
-# GPU (the device machine) -----------------------------------------------------
+# GPU (a GPU machine) ----------------------------------------------------------
 
 
 @pytest.mark.gpu

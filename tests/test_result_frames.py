@@ -225,7 +225,9 @@ def test_gpu_graphs_give_cudf_frames_where_cudf_imports():
         pd.testing.assert_frame_equal(host, expected)
     edges = nx_tricount.edge_triangles(G, as_frame=True, device="gpu")
     host = edges.to_pandas() if cudf else edges
-    pd.testing.assert_frame_equal(host, nx_tricount.edge_triangles(nx_tricount.from_edges(src, dst), as_frame=True))
+    pd.testing.assert_frame_equal(
+        host, nx_tricount.edge_triangles(nx_tricount.from_edges(src, dst), as_frame=True)
+    )
     if cudf is not None:
         df = cudf.DataFrame({"source": ["a", "b", "c"], "target": ["b", "c", "a"]})
         frame = nx_tricount.clustering(nx_tricount.from_frame(df), as_frame=True)

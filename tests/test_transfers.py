@@ -30,7 +30,8 @@ def test_copies_from_several_threads_at_once():
         sources = [np.random.default_rng(seed).integers(0, 1 << 40, 1 << 20) for seed in range(4)]
         for _ in range(10):
             targets = [np.zeros_like(source) for source in sources]
-            threads = [threading.Thread(target=transfers.parallel_copy, args=pair) for pair in zip(sources, targets)]
+            pairs = zip(sources, targets)
+            threads = [threading.Thread(target=transfers.parallel_copy, args=pair) for pair in pairs]
             for thread in threads:
                 thread.start()
             for thread in threads:

@@ -24,7 +24,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 import nx_tricount  # noqa: F401  (imports NetworkX first, which registers the backend)
-from nx_tricount import catalog, config as settings
+from nx_tricount import catalog
+from nx_tricount import config as settings
 
 HERE = Path(__file__).resolve().parent
 DOCS = HERE.parent

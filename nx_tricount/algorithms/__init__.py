@@ -19,8 +19,8 @@ __all__ = ["count", "Counts", "MODES"]
 
 @functools.cache
 def _implementation(algorithm):
-    """The module of ``algorithm`` (looked up once: an import costs microseconds,
-    a small graph's whole count a few hundred)."""
+    """The module of ``algorithm`` (looked up once: an import statement costs a
+    visible share of a small graph's whole count)."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
     return importlib.import_module(f"{__name__}.{algorithm}")

@@ -23,13 +23,12 @@ CHUNK = 64
 
 #: Out-degree above which a vertex is the task of a whole block rather than of one
 #: warp, the default of :func:`count_gpu`. TRUST §4.3 found 100 best; here 32 is as
-#: fast or faster in every mode, and 9% faster for weighted sums on R-MAT 22
-#: (measured: docs/algorithms.md, 'hash: warp buckets, heavy tasks and cached levels').
+#: fast or faster in every mode (measured: docs/algorithms.md, 'hash: warp buckets,
+#: heavy tasks and cached levels').
 BLOCK_DEGREE = 32
 
-#: :data:`BLOCK_DEGREE` of weighted sums: 16 is 2% faster than 32 on R-MAT 18-22
-#: there, where the total and the per-edge count of R-MAT 18 are 4% slower (same
-#: measurement).
+#: :data:`BLOCK_DEGREE` of weighted sums: 16 is faster than 32 there, where it
+#: slows the total and the per-edge count down (same section).
 WEIGHTED_BLOCK_DEGREE = 16
 
 #: Threads per block of the GPU kernel: eight warps, and the width of a block's tile
@@ -227,7 +226,9 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     # spills at the 32 registers a thread of a heavy graph gets.
     eid = np.uint32 if p.m < 2**31 else np.int64
     eid_bytes = np.dtype(eid).itemsize
-    runtime.check_memory(runtime.output_bytes(p, mode) + 2 * vid_bytes * p.n, f"the {mode} output and task lists")
+    runtime.check_memory(
+        runtime.output_bytes(p, mode) + 2 * vid_bytes * p.n, f"the {mode} output and task lists"
+    )
     with runtime.cuda_errors("preparing the hash count"):
         large, small, largest, entries = _task_lists(p, block_degree)
     heavy = entries >= HEAVY_TASK * max(1, large.size + small.size)
@@ -247,7 +248,8 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
         "hash.cu", runtime.entry("hash", mode, weighted), vid=p.indices.dtype, weight=weight,
         eid=eid, defines={"HASH_MIN_BLOCKS": 8 if heavy else 4},
     )
-    grid = min(runtime.resident_blocks(kernel, shared, GPU_THREADS), max(1, large.size + -(-small.size // warps)))
+    tasks = large.size + -(-small.size // warps)
+    grid = min(runtime.resident_blocks(kernel, shared, GPU_THREADS), max(1, tasks))
     if chunk is None:
         chunk = 1 if heavy else min(32, max(1, small.size // (grid * warps * 16)))
     elif int(chunk) < 1:

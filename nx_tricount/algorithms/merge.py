@@ -24,8 +24,8 @@ INLINE_MAX_POSITIONS = 2**31
 
 #: Fewest arcs whose total reads the inline layout. Making it (a launch, a gather
 #: of ``indptr[v]`` per arc and a read) costs a fresh graph about what the kernel
-#: saves on BA 2M×10 (0.3 ms), and more on smaller ones: on the grid (2M arcs)
-#: 0.17 ms for 4 µs of kernel (docs/algorithms.md, "merge: the inline layout").
+#: saves on BA 2M×10, and more than it saves on smaller graphs (measured:
+#: docs/algorithms.md, "merge: the inline layout").
 INLINE_MIN_ARCS = 1 << 22
 
 #: Largest out-degree up to which an id-oriented graph's merges are short and
@@ -33,10 +33,9 @@ INLINE_MIN_ARCS = 1 << 22
 #: one thread per arc, where the block scheduler balances unequal merges.
 INLINE_EVEN_DEGREE = 64
 
-#: The grid-stride loop gets four times the blocks the GPU holds at once. On an
-#: H100, kernel ms of the total (docs/algorithms.md, "merge: the inline layout"):
-#: BA 2M×10 0.645 against 0.717 one thread per arc and 0.707 with 64 waves, the
-#: grid 0.022 against 0.024; on R-MAT 22 the loop took 87.3 against 75.5.
+#: The grid-stride loop gets four times the blocks the GPU holds at once: faster
+#: than one thread per arc or 64 waves on graphs of low, even out-degree, slower on
+#: R-MAT's uneven ones (measured: docs/algorithms.md, "merge: the inline layout").
 INLINE_WAVES = 4
 
 #: Key of ``Prepared.derived`` that holds the inline layout and the largest out-degree.
@@ -87,7 +86,7 @@ def count_gpu(prepared, mode):
     if mode == "total" and MERGE_TOTAL in p.derived:  # counted with a small graph's CSR
         return p.derived[MERGE_TOTAL]
     id_oriented = np.int32(p.ascending)
-    if mode == "total" and INLINE_MIN_ARCS <= p.m and p.n + p.m < INLINE_MAX_POSITIONS:
+    if mode == "total" and p.m >= INLINE_MIN_ARCS and p.n + p.m < INLINE_MAX_POSITIONS:
         layout, widest = inline_layout(p)
         waves = INLINE_WAVES if p.ascending and widest <= INLINE_EVEN_DEGREE else None
         args = (layout, p.indptr, p.rows, np.int64(p.m), id_oriented)

@@ -14,8 +14,9 @@ The algorithm is an int code (:data:`MERGE`, :data:`SEARCH`, :data:`BITMAP`) tha
 the task branches on. Each (loop, code) pair has a three-line parallel entry point
 that inlines the loop with its code as a constant, so the compiler keeps one
 intersection per loop (a run-time code was slower: docs/algorithms.md, 'The per-arc
-algorithms: one driver, one intersection each'). Passing the intersection as an argument or closing over it would miss
-numba's on-disk cache in every process; ``numba.literally`` retypes on every call.
+algorithms: one driver, one intersection each'). Passing the intersection as an
+argument or closing over it would miss numba's on-disk cache in every process;
+``numba.literally`` retypes on every call.
 """
 
 import numba

@@ -344,7 +344,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         if hub and layout.rows:
             hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, arc_credit, kernel_types)
             # Taking few wedges off, the hub block costs more than it saves: its launch
-            # spans every bitmap row (Barabási–Albert: 0.1% of the wedges, +4%).
+            # spans every bitmap row (docs/algorithms.md, 'wedge: the hub block').
             hub = hub_wedges <= (1 - HUB_MIN_SHARE) * wedges
             wedges = hub_wedges if hub else wedges
         else:

@@ -58,8 +58,9 @@ def gpu_layout(prepared, largest, kernel_types):
     per Prepared and ``largest``). The bitmap takes the vertices of degree at least
     :data:`BITMAP_MIN_DEGREE` among the last ``largest`` ids, none unless the ids
     ascend by degree and arcs point to higher ids. Two small kernels and a scan,
-    then one transfer for the scalars: each CuPy call costs tens of microseconds of
-    host time, and each synchronisation drains the queue the host ran ahead of."""
+    then one transfer for the scalars: each CuPy call costs more host time than a
+    small graph's GPU work, and each synchronisation drains the queue the host ran
+    ahead of."""
     import cupy
 
     from .. import runtime

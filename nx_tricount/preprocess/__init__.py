@@ -13,7 +13,6 @@ from .hashed_csr import PAIR_SUM, hashed_applies, prepare_hashed
 from .ordering import ORDERINGS
 from .orientation import ORIENTATIONS
 from .prepare import Prepared, prepare_arcs, prepare_simple, prepare_undirected
-from .streamed import STREAMED, PartitionedGraph, prepare_streamed
 from .simplify import (
     SimpleGraph,
     index_dtype,
@@ -21,6 +20,7 @@ from .simplify import (
     simplify_directed,
     simplify_undirected,
 )
+from .streamed import STREAMED, PartitionedGraph, prepare_streamed
 
 __all__ = [
     "SimpleGraph",

@@ -15,9 +15,9 @@ read (``docs/algorithms.md``, "Partitioned counting").
 
 Host memory holds the keys (8 bytes an edge row) and the parts (8 bytes an arc),
 the GPU one chunk or one bucket at a time; or, when they fit beside a chunk and
-a task, the keys and parts stay on the GPU and only the input crosses the bus. The orientations and orderings that
-need more than the degrees (A-direction, A-order, TRUST's) are prepared whole
-in host memory instead.
+a task, the keys and parts stay on the GPU and only the input crosses the bus.
+The orientations and orderings that need more than the degrees (A-direction,
+A-order, TRUST's) are prepared whole in host memory instead.
 """
 
 import numpy as np
@@ -186,7 +186,8 @@ def _in_csr_order(xp, chunks, n, keep):
     there with ``keep``, else returned to host memory."""
     dtype = index_dtype(n)
     u, v = (
-        xp.concatenate([to_module(c[i], xp) for c in chunks]) if chunks else xp.zeros(0, dtype) for i in (0, 1)
+        xp.concatenate([to_module(c[i], xp) for c in chunks]) if chunks else xp.zeros(0, dtype)
+        for i in (0, 1)
     )
     chunks.clear()
     ops = ops_for(u)

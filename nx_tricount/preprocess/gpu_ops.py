@@ -17,6 +17,7 @@ import numpy as np
 
 from . import host_ops
 from .gpu_rows import compact_kept, ids_of, launch, loop_free, sorted_copy, values_by_key
+from .host_ops import SENTINEL  # noqa: F401  (the seam: ops.SENTINEL on either device)
 from .simplify import SimpleGraph, index_dtype, simplified
 
 __all__ = [*host_ops.__all__, "KeptKeysGraph"]

@@ -266,3 +266,17 @@ def local_cluster():
             yield client
     finally:
         cluster.close()
+
+
+@pytest.fixture(autouse=True)
+def no_conversion_cache():
+    """The matrix's files count every call anew: no conversion kept on G."""
+    with nx.config(cache_converted_graphs=False):
+        yield
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """The Dask spread's client, one per test file."""
+    with local_cluster() as client:
+        yield client

@@ -11,24 +11,22 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from matrix import CASES, SPREADS, assert_spread, check, local_cluster, spread_settings, triangle_rows
+from matrix import (  # noqa: F401  (fixtures)
+    CASES,
+    SPREADS,
+    assert_spread,
+    check,
+    dask_client,
+    local_cluster,
+    no_conversion_cache,
+    spread_settings,
+    triangle_rows,
+)
 from nx_tricount.device import to_host
 from nx_tricount.generators import rmat_edges
 from test_triangle_family import triangle_tuples
 
 pytestmark = pytest.mark.gpu
-
-
-@pytest.fixture(autouse=True)
-def _no_conversion_cache():
-    with nx.config(cache_converted_graphs=False):
-        yield
-
-
-@pytest.fixture(scope="module")
-def dask_client():
-    with local_cluster() as client:
-        yield client
 
 
 @pytest.mark.parametrize("name", list(CASES))

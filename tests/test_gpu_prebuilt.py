@@ -1,8 +1,8 @@
 """The kernels compiled ahead give what NVRTC's give: every algorithm and the
 triangle family, run once with NVRTC's kernels and once with fatbins nvcc built
 for the GPU here (nx_tricount/kernel_build.py), which every kernel must come
-from; with them, a new process's first counts compile nothing. Run on the
-device machine (``pytest -m gpu``); needs nvcc."""
+from; with them, a new process's first counts compile nothing. Run on a GPU
+machine (``pytest -m gpu``); needs nvcc."""
 
 import logging
 import re

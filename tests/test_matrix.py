@@ -8,19 +8,7 @@ on the GPU)."""
 import networkx as nx
 import pytest
 
-from matrix import CASES, SPREADS, check, graph, local_cluster
-
-
-@pytest.fixture(autouse=True)
-def _no_conversion_cache():
-    with nx.config(cache_converted_graphs=False):
-        yield
-
-
-@pytest.fixture(scope="module")
-def dask_client():
-    with local_cluster() as client:
-        yield client
+from matrix import CASES, SPREADS, check, dask_client, graph, local_cluster, no_conversion_cache  # noqa: F401  (fixtures)
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -1,4 +1,4 @@
-"""The build step that compiles the kernels ahead (nx_tricount/kernel_build.py).
+"""The build step that compiles the kernels ahead (nx_tricount/gpu/kernel_build.py).
 
 The project's metadata is in pyproject.toml; this adds to setuptools' ``build_py``
 the fatbins of ``kernels/*.cu``, compiled into ``kernels/_built`` (ignored by
@@ -19,9 +19,9 @@ KERNELS = ROOT / "kernels"
 
 
 def _kernel_build():
-    """nx_tricount/kernel_build.py, loaded alone: the package's requirements
+    """nx_tricount/gpu/kernel_build.py, loaded alone: the package's requirements
     (NetworkX, NumPy) need not be installed while it builds."""
-    path = ROOT / "nx_tricount" / "kernel_build.py"
+    path = ROOT / "nx_tricount" / "gpu" / "kernel_build.py"
     spec = importlib.util.spec_from_file_location("_nx_tricount_kernel_build", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,7 +1,7 @@
 """Benchmark the CPU engine against NetworkX, networkit and igraph.
 
 Two graphs: Graph500 R-MAT at scale 16 (a=0.57, b=0.19, c=0.19, edge factor 16,
-seed 16, from ``nx_tricount.generators.rmat_edges``) and soc-Slashdot0902 (SNAP,
+seed 16, from ``nx_tricount.io.generators.rmat_edges``) and soc-Slashdot0902 (SNAP,
 symmetrised, from ``../shared/data`` or ``$NX_TRICOUNT_DATA``). Every library
 gets the same simple undirected graph: self-loops and duplicates removed, nodes
 ``0..n-1`` in order. Times are seconds of ``time.perf_counter``, the median of
@@ -55,8 +55,8 @@ import numpy as np
 
 import nx_tricount
 from nx_tricount.algorithms import count
-from nx_tricount.config import CHOICES
-from nx_tricount.generators import rmat_edges
+from nx_tricount.metadata.config import CHOICES
+from nx_tricount.io.generators import rmat_edges
 from nx_tricount.preprocess import prepare_undirected
 
 try:  # the peers, from the bench extra

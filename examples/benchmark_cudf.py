@@ -39,13 +39,13 @@ import networkx as nx
 import numpy as np
 
 import nx_tricount
-from nx_tricount.generators import rmat_edges
+from nx_tricount.io.generators import rmat_edges
 
 FIRST_CALL = """
 import json, time
 start = time.perf_counter()
 import cudf, cupy, networkx as nx, nx_tricount
-from nx_tricount.generators import rmat_edges
+from nx_tricount.io.generators import rmat_edges
 imported = time.perf_counter()
 src, dst = rmat_edges({scale}, seed=1, device="gpu")
 df = cudf.DataFrame({{"source": src, "target": dst}})

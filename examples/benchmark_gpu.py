@@ -66,12 +66,12 @@ import time
 
 import numpy as np
 
-from nx_tricount import runtime as gpu
+from nx_tricount.gpu import runtime as gpu
 from nx_tricount.algorithms import bitmap, edge, hash, merge, vertex, wedge
-from nx_tricount.catalog import ALGORITHMS
-from nx_tricount.config import CHOICES
-from nx_tricount.device import gpu_available
-from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.metadata.catalog import ALGORITHMS
+from nx_tricount.metadata.config import CHOICES
+from nx_tricount.gpu.device import gpu_available
+from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import a_order, orientation_cost, prepare_undirected
 
 if gpu_available():

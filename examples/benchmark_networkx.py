@@ -48,8 +48,8 @@ import numpy as np
 from benchmark_cudf import median_ms, synchronise  # wall clock after a synchronisation
 
 import nx_tricount
-from nx_tricount.device import array_module, gpu_available
-from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.gpu.device import array_module, gpu_available
+from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
 
 #: The calls, each given (src, dst, weights) and the device.
 CALLS = {

@@ -24,7 +24,7 @@ import time
 import networkx as nx
 
 import nx_tricount
-from nx_tricount.generators import rmat_edges, rmat_edges_in_chunks
+from nx_tricount.io.generators import rmat_edges, rmat_edges_in_chunks
 
 
 def parse(setting):

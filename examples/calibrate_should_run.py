@@ -28,8 +28,8 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 
-from nx_tricount import should_run
-from nx_tricount.interface import BackendInterface
+from nx_tricount.nxapi import should_run
+from nx_tricount.nxapi.interface import BackendInterface
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 
@@ -57,7 +57,7 @@ if sys.argv[1] == "gpu":
     import cupy
     cupy_import = time.perf_counter() - begun
     begun = time.perf_counter()
-import nx_tricount.functions, nx_tricount.triangle_family
+import nx_tricount.nxapi.cluster, nx_tricount.nxapi.triangle_family
 imported = time.perf_counter()
 try:  # what numba's start imports where SciPy is installed, timed on its own
     import scipy.linalg
@@ -184,7 +184,7 @@ def first_calls(processes, device):
 
 
 def gpu_present():
-    from nx_tricount.device import gpu_available
+    from nx_tricount.gpu.device import gpu_available
 
     return gpu_available()
 

@@ -14,7 +14,7 @@ import argparse
 import numpy as np
 
 import nx_tricount
-from nx_tricount.generators import rmat_edges
+from nx_tricount.io.generators import rmat_edges
 
 try:
     import cudf as frames

@@ -49,7 +49,7 @@ print(sum(triangles.values()), round(sum(clustering.values()), 9),
       round(average, 12), round(transitivity, 12))
 print(round(sum(squares.values()), 9), sum(sum(c.values()) for c in generalized.values()), listed)
 print(truss.number_of_nodes(), truss.number_of_edges())
-dispatch = sys.modules.get("nx_tricount.dispatch")
+dispatch = sys.modules.get("nx_tricount.nxapi.dispatch")
 ran = ", ".join(sorted(dispatch.STARTED)) if dispatch else ""
 print("tricount ran:", ran or "nothing", "| numba imported:", "numba" in sys.modules, file=sys.stderr)
 """

@@ -8,8 +8,8 @@ Use it through NetworkX (``nx.triangles(G, backend="tricount")``), or directly::
     nx_tricount.triangles(G)
 
 Attributes are imported lazily, so that ``import networkx`` (which loads this
-package's ``_info`` module) pulls in neither numba, CuPy nor cuDF; the NetworkX
-functions are light objects (:mod:`nx_tricount.dispatch`) that import their
+package's ``metadata.info`` module) pulls in neither numba, CuPy nor cuDF; the NetworkX
+functions are light objects (:mod:`nx_tricount.nxapi.dispatch`) that import their
 implementation at their first call.
 """
 
@@ -21,26 +21,26 @@ import importlib
 # configuration.
 importlib.import_module("networkx")
 
-from .catalog import FUNCTIONS  # noqa: E402  (imports nothing)
+from .metadata.catalog import FUNCTIONS  # noqa: E402  (imports nothing)
 
 __version__ = "0.1.0"
 
-#: Public name -> submodule that defines it (None: the name is a submodule; the
+#: Public name -> submodule that defines it (or that is it, for a submodule; the
 #: NetworkX functions are those of ``interface.BackendInterface``).
 _LAZY = {
-    "TriGraph": "graph",
-    "from_edges": "edge_arrays",
-    "from_frame": "frames",
-    "from_networkx": "convert",
-    "to_networkx": "convert",
-    **{name: "interface" for name in FUNCTIONS},
-    "edge_triangles": "edge_functions",
-    "dask_triangles": "dask_frames",
-    "dask_transitivity": "dask_frames",
-    "make_plan": "plan",
-    "Plan": "plan",
+    "TriGraph": "classes.graph",
+    "from_edges": "io.edge_arrays",
+    "from_frame": "io.frames",
+    "from_networkx": "io.convert",
+    "to_networkx": "io.convert",
+    **{name: "nxapi.interface" for name in FUNCTIONS},
+    "edge_triangles": "nxapi.edges",
+    "dask_triangles": "execution.dask_frames",
+    "dask_transitivity": "execution.dask_frames",
+    "make_plan": "planning.plan",
+    "Plan": "planning.plan",
     "count": "algorithms",
-    "generators": None,
+    "generators": "io.generators",
 }
 
 __all__ = ["__version__", *_LAZY]
@@ -48,11 +48,11 @@ __all__ = ["__version__", *_LAZY]
 
 def __getattr__(name):
     if name in _LAZY:
-        module = importlib.import_module(f"{__name__}.{_LAZY[name] or name}")
+        module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
         if name in FUNCTIONS:
             value = getattr(module.BackendInterface, name)
         else:
-            value = module if _LAZY[name] is None else getattr(module, name)
+            value = module if _LAZY[name].endswith(f".{name}") else getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

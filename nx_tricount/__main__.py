@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 import nx_tricount
 from nx_tricount.command_line import configured, job_parser, read_edges
-from nx_tricount.device import GPUNotAvailableError
+from nx_tricount.gpu.device import GPUNotAvailableError
 
 #: The R-MAT scale of the default run: NetworkX takes seconds per clustering
 #: function there on a small machine, tricount milliseconds.
@@ -63,7 +63,7 @@ def _graphs(args):
     if args.rmat is None:
         yield "Les Misérables (embedded in NetworkX)", nx.les_miserables_graph()
     scale = DEFAULT_RMAT_SCALE if args.rmat is None else args.rmat
-    yield f"R-MAT scale {scale} (seed 0)", _build(*nx_tricount.generators.rmat_edges(scale, seed=0))
+    yield f"R-MAT scale {scale} (seed 0)", _build(*nx_tricount.io.generators.rmat_edges(scale, seed=0))
 
 
 def _timed(func, *args, **kwargs):

@@ -15,7 +15,7 @@ import warnings
 import networkx as nx
 import numpy as np
 
-from .config import CHOICES, KERNEL_PARAMETERS, SCALE_OUT, TricountConfig
+from .metadata.config import CHOICES, KERNEL_PARAMETERS, SCALE_OUT, TricountConfig
 
 __all__ = ["DEFAULT_BUDGET", "RMAT_EDGE_FACTOR", "job_parser", "configured", "read_edges"]
 

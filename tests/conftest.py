@@ -18,7 +18,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from nx_tricount.device import _gpu_problem
+from nx_tricount.gpu.device import _gpu_problem
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL_DATA_DIR = ROOT / "tests" / "data"
@@ -60,7 +60,7 @@ def pytest_collection_modifyitems(config, items):
         return
     skip = pytest.mark.skip(reason=GPU_SKIP)
     for item in items:
-        if "gpu" in item.keywords:
+        if item.get_closest_marker("gpu"):  # the marker, not a parameter named gpu
             item.add_marker(skip)
 
 

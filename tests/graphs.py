@@ -3,7 +3,7 @@
 import networkx as nx
 import numpy as np
 
-from nx_tricount.generators import rmat_edges
+from nx_tricount.io.generators import rmat_edges
 
 
 def _rmat(scale, seed):

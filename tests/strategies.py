@@ -23,7 +23,7 @@ import networkx as nx
 import numpy as np
 from hypothesis import strategies as st
 
-from nx_tricount.config import CHOICES
+from nx_tricount.metadata.config import CHOICES
 
 __all__ = [
     "CLASSES",

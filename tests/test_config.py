@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.catalog import SCALE_OUT
-from nx_tricount.config import (
+from nx_tricount.metadata.catalog import SCALE_OUT
+from nx_tricount.metadata.config import (
     CHOICES,
     ENVIRONMENT_ERRORS,
     KERNEL_PARAMETERS,
@@ -16,7 +16,7 @@ from nx_tricount.config import (
     config_from_environment,
     memory_bytes,
 )
-from nx_tricount.device import GPUNotAvailableError, gpu_available
+from nx_tricount.gpu.device import GPUNotAvailableError, gpu_available
 from subprocesses import run_python as run_python_result
 
 
@@ -122,7 +122,7 @@ def test_get_info_imports_nothing_heavy():
         import sys
         import networkx as nx
         assert "tricount" in nx.utils.backends.backend_info
-        heavy = ("numba", "cupy", "cudf", "nx_tricount.functions", "nx_tricount.interface")
+        heavy = ("numba", "cupy", "cudf", "nx_tricount.nxapi.cluster", "nx_tricount.nxapi.interface")
         print([m for m in heavy if m in sys.modules])
         """
     )
@@ -134,9 +134,9 @@ def test_importing_the_package_before_networkx_keeps_the_configuration():
         """
         import warnings
         warnings.simplefilter("error")
-        import nx_tricount.plan
+        import nx_tricount.planning.plan
         import networkx as nx
-        print(nx.config.backends.tricount.algorithm, nx_tricount.plan.make_plan().algorithm)
+        print(nx.config.backends.tricount.algorithm, nx_tricount.planning.plan.make_plan().algorithm)
         """
     )
     assert out.split()[0] == "auto"
@@ -390,7 +390,7 @@ def test_an_unexpected_error_reading_the_environment_keeps_the_configuration(
         if value is not None:
             raise OverflowError("cannot convert float infinity to integer")
 
-    monkeypatch.setattr("nx_tricount.config.memory_bytes", overflow)
+    monkeypatch.setattr("nx_tricount.metadata.config.memory_bytes", overflow)
     config = config_from_environment({"NX_TRICOUNT_MEMORY_LIMIT": "1GB"})
     assert dict(config) == defaults
     with pytest.raises(ValueError, match="NX_TRICOUNT_MEMORY_LIMIT='1GB' is not accepted: cannot convert"):
@@ -420,7 +420,7 @@ def test_bad_environment_values_never_break_import_networkx():
     """NX_TRICOUNT_MEMORY_LIMIT=inf once emptied the configuration inside ``import networkx``."""
     script = """
         import networkx as nx
-        from nx_tricount.config import TricountConfig
+        from nx_tricount.metadata.config import TricountConfig
         config = nx.config.backends.tricount
         print(dict(config) == dict(TricountConfig()))
         G = nx.complete_graph(20)  # not left to NetworkX as a tiny graph

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import nx_tricount
-from nx_tricount.interface import BackendInterface
+from nx_tricount.nxapi.interface import BackendInterface
 
 CLASSES = [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph]
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.generators import rmat_edges
+from nx_tricount.io.generators import rmat_edges
 
 distributed = pytest.importorskip("distributed")
 

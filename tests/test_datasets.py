@@ -23,7 +23,7 @@ from conftest import (
     small_manifest,
 )
 from nx_tricount.algorithms import count
-from nx_tricount.config import CHOICES
+from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import prepare_undirected
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]

@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from nx_tricount.device import gpu_available
+from nx_tricount.gpu.device import gpu_available
 from subprocesses import run_python
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

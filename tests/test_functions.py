@@ -14,8 +14,8 @@ import pytest
 
 import nx_tricount
 from graphs import directed_graphs, undirected_graphs, weighted_graphs
-from nx_tricount.catalog import ALGORITHMS as DECLARED
-from nx_tricount.config import CHOICES
+from nx_tricount.metadata.catalog import ALGORITHMS as DECLARED
+from nx_tricount.metadata.config import CHOICES
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
 _COMBINATIONS = sorted(

@@ -15,8 +15,8 @@ import pytest
 from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triangles
 from graphs import cancelling_terms
 from nx_tricount.algorithms import count, merge, wedge, wedge_layout
-from nx_tricount.config import CHOICES
-from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.metadata.config import CHOICES
+from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import prepare_arcs, prepare_undirected
 
 pytestmark = pytest.mark.gpu
@@ -454,7 +454,7 @@ def test_memory_does_not_grow_across_calls():
 
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
 def test_memory_check_fires_before_counting(algorithm, monkeypatch):
-    from nx_tricount import runtime as gpu
+    from nx_tricount.gpu import runtime as gpu
 
     cp = _cupy()
     src, dst = rmat_edges(10, seed=3, device="gpu")
@@ -467,7 +467,7 @@ def test_memory_check_fires_before_counting(algorithm, monkeypatch):
 
 
 def test_cuda_errors_become_python_exceptions():
-    from nx_tricount import runtime as gpu
+    from nx_tricount.gpu import runtime as gpu
 
     cp = _cupy()
     with pytest.raises(gpu.GPUKernelError, match="CUDA error while testing"), gpu.cuda_errors("testing"):

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import nx_tricount
-from nx_tricount.generators import rmat_edges
+from nx_tricount.io.generators import rmat_edges
 from subprocesses import run_python
 from test_frame_inputs import LETTERS, _series, assert_same_graph, frame_of
 

@@ -18,11 +18,11 @@ import logging
 
 import networkx as nx
 
-import nx_tricount.dispatch
+import nx_tricount.nxapi.dispatch
 
 # These graphs are small: dispatch regardless of should_run's cost model, which
 # leaves them to NetworkX in a fresh process.
-for function in nx_tricount.dispatch.REGISTERED.values():
+for function in nx_tricount.nxapi.dispatch.REGISTERED.values():
     function.should_run = lambda args, kwargs: True
 logging.basicConfig(level=logging.DEBUG, format="%(name)s %(message)s")
 # k_truss returns a graph: NetworkX dispatches it by the priority of functions that

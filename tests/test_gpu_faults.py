@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount import runtime
-from nx_tricount.generators import rmat_edges
+from nx_tricount.gpu import runtime
+from nx_tricount.io.generators import rmat_edges
 
 
 def _cupy():
@@ -137,7 +137,7 @@ import signal, sys, threading
 signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np
 import nx_tricount
-from nx_tricount.generators import rmat_edges
+from nx_tricount.io.generators import rmat_edges
 
 device = sys.argv[1]
 src, dst = rmat_edges(16, seed=1)

@@ -22,8 +22,8 @@ from matrix import (  # noqa: F401  (fixtures)
     spread_settings,
     triangle_rows,
 )
-from nx_tricount.device import to_host
-from nx_tricount.generators import rmat_edges
+from nx_tricount.gpu.device import to_host
+from nx_tricount.io.generators import rmat_edges
 from test_triangle_family import triangle_tuples
 
 pytestmark = pytest.mark.gpu

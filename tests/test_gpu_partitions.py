@@ -9,14 +9,14 @@ import pytest
 
 import nx_tricount
 from nx_tricount.algorithms import count
-from nx_tricount.config import CHOICES
-from nx_tricount.execute import run
-from nx_tricount.generators import rmat_edges
-from nx_tricount.gpu_parts import GpuParts
-from nx_tricount.plan import CountTask, Plan
+from nx_tricount.metadata.config import CHOICES
+from nx_tricount.execution.execute import run
+from nx_tricount.io.generators import rmat_edges
+from nx_tricount.execution.gpu_parts import GpuParts
+from nx_tricount.planning.plan import CountTask, Plan
 from nx_tricount.preprocess import STREAMED, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import task_part_keys
-from nx_tricount.scale_out import Spread, task_bytes
+from nx_tricount.planning.spread import Spread, task_bytes
 
 pytestmark = pytest.mark.gpu
 

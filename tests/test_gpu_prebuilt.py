@@ -13,10 +13,10 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from nx_tricount import kernel_build, runtime
+from nx_tricount.gpu import kernel_build, runtime
 from nx_tricount.algorithms import count
-from nx_tricount.config import CHOICES
-from nx_tricount.generators import rmat_edges
+from nx_tricount.metadata.config import CHOICES
+from nx_tricount.io.generators import rmat_edges
 from nx_tricount.preprocess import prepare_undirected
 from subprocesses import run_python
 
@@ -128,8 +128,8 @@ def test_first_counts_compile_no_kernel(fatbins, tmp_path):
         import math
         from pathlib import Path
         import networkx as nx
-        from nx_tricount import runtime
-        from nx_tricount.generators import rmat_edges
+        from nx_tricount.gpu import runtime
+        from nx_tricount.io.generators import rmat_edges
 
         runtime.prebuilt_kernels = Path({str(fatbins)!r})
         src, dst = rmat_edges(9, 8, seed=5)

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from nx_tricount.algorithms import count
-from nx_tricount.config import CHOICES
-from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.metadata.config import CHOICES
+from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.preprocess import (
     PAIR_SUM,
     SimpleGraph,
@@ -289,7 +289,8 @@ def test_small_graphs_are_prepared_without_sorts(monkeypatch):
     # oriented_csr takes the hashed CSR for a small graph on the GPU, degree oriented
     # on its own ids, unweighted, and the sorting pipeline for anything else.
     import nx_tricount
-    from nx_tricount import preparation, preprocess
+    from nx_tricount.classes import preparation
+    from nx_tricount import preprocess
 
     cp = _cupy()
     taken = []

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import nx_tricount
-from nx_tricount.convert import to_networkx
+from nx_tricount.io.convert import to_networkx
 
 
 def _pairs(edges, directed):

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nx_tricount
-from nx_tricount.config import CHOICES
+from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import host_ops
 from nx_tricount.preprocess.edge_values import max_edge_value
 from subprocesses import run_python
@@ -296,8 +296,8 @@ def test_bad_environment_value_fails_the_first_call_clearly(variable):
     value, accepted = BAD_ENVIRONMENT[variable]
     script = f"""
         import networkx as nx
-        from nx_tricount.catalog import SCALE_OUT
-        from nx_tricount.config import CHOICES, KERNEL_PARAMETERS
+        from nx_tricount.metadata.catalog import SCALE_OUT
+        from nx_tricount.metadata.config import CHOICES, KERNEL_PARAMETERS
         config = nx.config.backends.tricount
         assert set(config) == set(CHOICES) | set(KERNEL_PARAMETERS) | set(SCALE_OUT), dict(config)
         for call in (lambda: nx.triangles(nx.complete_graph(3), backend="tricount"),
@@ -458,7 +458,7 @@ def test_from_edges_of_few_ids_skips_the_free_memory_check(monkeypatch):
     def unread():
         raise AssertionError("the free memory was read")
 
-    monkeypatch.setattr("nx_tricount.edge_arrays._available_memory", unread)
+    monkeypatch.setattr("nx_tricount.io.edge_arrays._available_memory", unread)
     assert nx_tricount.from_edges(np.array([0, 1]), np.array([1, 2])).n == 3
     with pytest.raises(AssertionError, match="free memory"):
         nx_tricount.from_edges(np.array([0]), np.array([1]), n=10**7)

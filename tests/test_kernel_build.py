@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from nx_tricount import kernel_build
-from nx_tricount.kernel_build import KernelBuildError, build, build_at_install, prebuilt, variants
+from nx_tricount.gpu import kernel_build
+from nx_tricount.gpu.kernel_build import KernelBuildError, build, build_at_install, prebuilt, variants
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 #: Files only included by others (common.cu, keys.cu).

@@ -62,7 +62,7 @@ def test_compile_options_change_when_an_included_file_changes(tmp_path):
     text and the options only. A changed ``common.cu`` beside an unchanged
     ``wedge.cu`` must change the options, or a new version of the package would
     load a binary built from the old ``common.cu``."""
-    from nx_tricount import kernel_build
+    from nx_tricount.gpu import kernel_build
 
     for name in ("common.cu", "wedge.cu"):
         (tmp_path / name).write_text((KERNELS / name).read_text())

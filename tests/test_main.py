@@ -11,7 +11,7 @@ import pytest
 from conftest import SMALL_DATA_DIR, manifest
 from nx_tricount import __main__ as job
 from nx_tricount.command_line import DEFAULT_BUDGET
-from nx_tricount.config import TricountConfig
+from nx_tricount.metadata.config import TricountConfig
 
 
 def test_rmat_run_agrees_with_networkx(capsys):
@@ -156,7 +156,7 @@ def test_bad_arguments_exit_with_usage(argv):
 
 
 def test_gpu_asked_for_without_one_is_a_clear_error(capsys):
-    from nx_tricount.device import gpu_available
+    from nx_tricount.gpu.device import gpu_available
 
     if gpu_available():
         pytest.skip("this machine has a GPU")

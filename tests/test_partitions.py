@@ -16,13 +16,13 @@ import nx_tricount
 from conftest import SMALL_DATASETS, load_edges
 from graphs import directed_graphs, weighted_graphs
 from nx_tricount.algorithms import count
-from nx_tricount.config import CHOICES, memory_bytes
-from nx_tricount.execute import _on_host, run
-from nx_tricount.generators import rmat_edges
-from nx_tricount.plan import Plan
+from nx_tricount.metadata.config import CHOICES, memory_bytes
+from nx_tricount.execution.execute import _on_host, run
+from nx_tricount.io.generators import rmat_edges
+from nx_tricount.planning.plan import Plan
 from nx_tricount.preprocess import STREAMED, prepare_arcs, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import VertexClasses, counted_tasks, split, task_graph
-from nx_tricount.scale_out import (
+from nx_tricount.planning.spread import (
     UNREAD_LIMIT_BYTES,
     WHOLE_BYTES_PER_ROW,
     Spread,
@@ -365,7 +365,7 @@ def test_a_task_over_the_memory_limit_is_reported(caplog):
 
 
 def test_memory_limit_chooses_the_parts(monkeypatch):
-    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
     rows, n = 1_000_000, 60_000
     assert decide(rows, n, "cpu", _settings()).parts == 1
     spread = decide(rows, n, "cpu", _settings(memory_limit=whole_bytes(rows) // 10))
@@ -381,7 +381,7 @@ def test_memory_limit_chooses_the_parts(monkeypatch):
 def test_a_small_whole_count_does_not_read_the_free_memory(monkeypatch):
     # Reading the free memory costs a visible share of a small count:
     # up to UNREAD_LIMIT_BYTES the plan counts whole without it, and says so.
-    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
 
     def unread():
         raise AssertionError("the free memory was read")
@@ -397,7 +397,7 @@ def test_a_small_whole_count_does_not_read_the_free_memory(monkeypatch):
 def test_one_dask_worker_gets_tasks_too(monkeypatch):
     # With one dask-cuda worker (one GPU), the plan kept the graph whole and
     # counted it on the client: distributed="dask" was ignored without a word.
-    monkeypatch.setattr("nx_tricount.scale_out._dask_workers", lambda: 1)
+    monkeypatch.setattr("nx_tricount.planning.spread._dask_workers", lambda: 1)
     spread = decide(1000, 100, "cpu", _settings(distributed="dask"))
     assert spread.distributed == "dask" and spread.parts ** 3 >= 2
     assert "at least two tasks for each of 1 workers" in " ".join(spread.reasons)
@@ -406,7 +406,7 @@ def test_one_dask_worker_gets_tasks_too(monkeypatch):
 def test_configured_parts_of_a_graph_that_fits_only_whole_are_prepared_in_host_memory(monkeypatch):
     # R-MAT 26 with partitions=4 fit the H100 whole but not split there (its parts
     # beside its CSR): the GPU ran out of memory. Now the host prepares its parts.
-    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
     rows, n = 1_000_000, 60_000
     limit = whole_bytes(rows) + whole_bytes(rows) // 4
     spread = decide(rows, n, "gpu", _settings(partitions=4), free_memory=lambda: limit)
@@ -476,7 +476,7 @@ def test_bad_settings_are_refused(key, value):
 
 
 def test_settings_from_the_environment():
-    from nx_tricount.config import ENVIRONMENT_ERRORS, config_from_environment
+    from nx_tricount.metadata.config import ENVIRONMENT_ERRORS, config_from_environment
 
     config = config_from_environment(
         {

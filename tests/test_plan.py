@@ -8,17 +8,17 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.device import gpu_available
-from nx_tricount.edge_arrays import from_edges
-from nx_tricount.generators import barabasi_albert_edges, grid_edges, rmat_edges
-from nx_tricount.plan import (
+from nx_tricount.gpu.device import gpu_available
+from nx_tricount.io.edge_arrays import from_edges
+from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.planning.plan import (
     GPU_LOOK_ROWS,
     GPU_MIN_RESIDENT_ROWS,
     GPU_MIN_ROWS,
     GPU_WEDGE_SKEW,
     gpu_auto_algorithm,
 )
-from nx_tricount.preparation import mean_endpoint_degree, simple_graph
+from nx_tricount.classes.preparation import mean_endpoint_degree, simple_graph
 
 
 def _statistics(skew):
@@ -151,9 +151,9 @@ def test_gpu_plan_reads_the_graph():
 def test_auto_device_counts_small_graphs_on_the_cpu(monkeypatch):
     # On a GPU machine (simulated: the plan is made, nothing runs), device "auto"
     # sends graphs under GPU_MIN_ROWS edge rows to the CPU engine, and says why.
-    monkeypatch.setattr("nx_tricount.plan.resolve_device", _gpu_machine)
-    monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
-    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
+    monkeypatch.setattr("nx_tricount.planning.plan.resolve_device", _gpu_machine)
+    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: 1 << 40)
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
     small = nx_tricount.make_plan(nx.karate_club_graph())
     assert small.device == "cpu" and "device auto -> cpu: 78 edge rows" in str(small)
     src, dst = rmat_edges(11, seed=1)
@@ -168,10 +168,10 @@ def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(monkeypatch):
     # Edge rows already in GPU memory (simulated: the plan reads where the rows are)
     # stay on the GPU from GPU_MIN_RESIDENT_ROWS, which prepares them without sorts;
     # below it the CPU engine counts them, and the plan says where the rows were.
-    monkeypatch.setattr("nx_tricount.plan.resolve_device", _gpu_machine)
-    monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
-    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
-    monkeypatch.setattr("nx_tricount.plan.module_of", lambda array: "cupy")
+    monkeypatch.setattr("nx_tricount.planning.plan.resolve_device", _gpu_machine)
+    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: 1 << 40)
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
+    monkeypatch.setattr("nx_tricount.planning.plan.module_of", lambda array: "cupy")
     src, dst = rmat_edges(7, seed=1)
     assert GPU_MIN_RESIDENT_ROWS <= src.size < GPU_MIN_ROWS
     assert nx_tricount.make_plan(from_edges(src, dst), algorithm="merge").device == "gpu"
@@ -188,17 +188,17 @@ def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(monkeypatch):
 def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):
     # Simulated GPU machine: merge counts directed transitivity on the arc pairs
     # (docs/benchmarks.md), whatever the degrees.
-    monkeypatch.setattr("nx_tricount.plan.resolve_device", _gpu_machine)
-    monkeypatch.setattr("nx_tricount.plan.free_memory", lambda: 1 << 40)
-    monkeypatch.setattr("nx_tricount.scale_out._gpu_ids", lambda devices: (0,))
-    monkeypatch.setattr("nx_tricount.plan.GPU_LOOK_ROWS", 1)  # the skew rule would say wedge
+    monkeypatch.setattr("nx_tricount.planning.plan.resolve_device", _gpu_machine)
+    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: 1 << 40)
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
+    monkeypatch.setattr("nx_tricount.planning.plan.GPU_LOOK_ROWS", 1)  # the skew rule would say wedge
     monkeypatch.setattr(
-        "nx_tricount.plan.mean_endpoint_degree", lambda G, device, meanwhile: 10 * GPU_WEDGE_SKEW
+        "nx_tricount.planning.plan.mean_endpoint_degree", lambda G, device, meanwhile: 10 * GPU_WEDGE_SKEW
     )
     src, dst = rmat_edges(11, seed=1)
     directed = nx_tricount.make_plan(from_edges(src, dst, directed=True))
     assert directed.algorithm == "merge" and "transitive triples" in str(directed)
     # Directed clustering sums the values of the graph's arc pairs, oriented by degree.
-    monkeypatch.setattr("nx_tricount.plan.cuda_errors", lambda what: contextlib.nullcontext())
+    monkeypatch.setattr("nx_tricount.planning.plan.cuda_errors", lambda what: contextlib.nullcontext())
     pairs = nx_tricount.make_plan(from_edges(src, dst, directed=True), weighted=True)
     assert pairs.algorithm == "hash" and "sums of arc values" in str(pairs)

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 import nx_tricount
 import strategies as S
-from nx_tricount.interface import BackendInterface
+from nx_tricount.nxapi.interface import BackendInterface
 
 # ------------------------------------------------------------------ profiles
 

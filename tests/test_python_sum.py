@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from nx_tricount import python_sum
-from nx_tricount.python_sum import BUILTIN_BELOW, COMPENSATED, python_float_sum
+from nx_tricount.nxapi import python_sum
+from nx_tricount.nxapi.python_sum import BUILTIN_BELOW, COMPENSATED, python_float_sum
 
 FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
 # Magnitudes far apart, where the two rules round differently.

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount import dispatch, should_run
-from nx_tricount.should_run import COSTS, SAMPLE_NODES, decide, graph_work, networkx_work
+from nx_tricount.nxapi import dispatch, should_run
+from nx_tricount.nxapi.should_run import COSTS, SAMPLE_NODES, decide, graph_work, networkx_work
 from subprocesses import run_python
 
 #: A process that has imported the engine and run every function / one that has done neither.
@@ -24,7 +24,7 @@ WARM = dict(imported=True, started=set(COSTS))
 COLD = dict(imported=False, started=set())
 HEAVY = (
     "numpy", "numba", "cupy", "cudf",
-    "nx_tricount.functions", "nx_tricount.triangle_family", "nx_tricount.plan",
+    "nx_tricount.nxapi.cluster", "nx_tricount.nxapi.triangle_family", "nx_tricount.planning.plan",
 )
 
 
@@ -46,7 +46,7 @@ def test_a_call_networkx_answers_loads_no_engine():
         G = nx.karate_club_graph()
         nx.triangles(G), nx.clustering(G), nx.average_clustering(G), nx.transitivity(G)
         nx.square_clustering(G), nx.generalized_degree(G), list(nx.all_triangles(G)), nx.k_truss(G, 3)
-        print([m for m in {HEAVY!r} if m in sys.modules], "nx_tricount.interface" in sys.modules)
+        print([m for m in {HEAVY!r} if m in sys.modules], "nx_tricount.nxapi.interface" in sys.modules)
         print(sum("shouldn't run" in r and "NetworkX's estimate" in r for r in records))
         print(sum("Using backend 'tricount'" in r for r in records))
     """
@@ -59,7 +59,7 @@ def test_loading_the_interface_and_asking_imports_no_engine():
     script = f"""
         import sys
         import networkx as nx
-        from nx_tricount.interface import BackendInterface as B
+        from nx_tricount.nxapi.interface import BackendInterface as B
         G = nx.barabasi_albert_graph(3000, 3, seed=1)
         for name in {sorted(COSTS)!r}:
             assert hasattr(B, name) and B.can_run(name, (G,), {{}})

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nx_tricount import transfers
+from nx_tricount.gpu import transfers
 from subprocesses import run_python
 
 
@@ -26,7 +26,7 @@ def test_copies_from_several_threads_at_once():
     code = """
         import threading
         import numpy as np
-        from nx_tricount import transfers
+        from nx_tricount.gpu import transfers
         sources = [np.random.default_rng(seed).integers(0, 1 << 40, 1 << 20) for seed in range(4)]
         for _ in range(10):
             targets = [np.zeros_like(source) for source in sources]

@@ -18,10 +18,10 @@ import nx_tricount
 import strategies as S
 from conftest import SMALL_DATASETS, load_graph
 from graphs import directed_graphs, undirected_graphs
-from nx_tricount import family_terms
+from nx_tricount.quantities import family
 from nx_tricount.algorithms import squares
-from nx_tricount.catalog import ALGORITHMS
-from nx_tricount.interface import BackendInterface
+from nx_tricount.metadata.catalog import ALGORITHMS
+from nx_tricount.nxapi.interface import BackendInterface
 
 #: Every algorithm with its own preprocessing (ids kept, reordered before and
 #: after orienting), and the orderings that relabel after orienting.
@@ -280,7 +280,7 @@ def test_all_triangles_come_in_bounded_batches(monkeypatch):
     plan = nx_tricount.make_plan(T, device="cpu")
     sizes = []
     found = []
-    for batch in family_terms.triangle_batches(T, plan, np.arange(T.n)):
+    for batch in family.triangle_batches(T, plan, np.arange(T.n)):
         sizes.append(batch.shape[1])
         found += map(tuple, batch.T.tolist())
     assert sizes[0] <= 64 and max(sizes) <= 1024 and len(sizes) > 10

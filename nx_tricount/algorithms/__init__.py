@@ -1,5 +1,5 @@
 """Counting algorithms: one module each (``algorithms/<name>.py``, declared in
-:data:`nx_tricount.catalog.ALGORITHMS`), and the one call that runs any of them.
+:data:`nx_tricount.metadata.catalog.ALGORITHMS`), and the one call that runs any of them.
 
 Each module exposes ``count_cpu(prepared, mode)`` (numba) and
 ``count_gpu(prepared, mode, **parameters)`` (its CUDA kernel in ``kernels/``),
@@ -11,7 +11,7 @@ numba and CuPy are imported only when a count runs.
 import functools
 import importlib
 
-from ..catalog import ALGORITHMS
+from ..metadata.catalog import ALGORITHMS
 from .counts import MODES, Counts, round_pairs
 
 __all__ = ["count", "Counts", "MODES"]
@@ -33,7 +33,7 @@ def count(prepared, algorithm, mode, device="cpu", parameters=None):
     ----------
     prepared : Prepared
     algorithm : str
-        A key of :data:`nx_tricount.catalog.ALGORITHMS`.
+        A key of :data:`nx_tricount.metadata.catalog.ALGORITHMS`.
     mode : {"total", "per_node", "per_edge"}
     device : {"cpu", "gpu"}
         Resolved device; ``prepared`` must live there.

@@ -1,5 +1,5 @@
 """Each vertex's clustering coefficient from the per-vertex terms it is made of
-(:func:`nx_tricount.terms.clustering_terms`): the numerator ``t = 2 sums`` over
+(:func:`nx_tricount.quantities.per_vertex.clustering_terms`): the numerator ``t = 2 sums`` over
 the denominator ``deg (deg - 1)``, or for a directed graph (Fagiolo)
 ``2 (d_tot (d_tot - 1) - 2 d_recip)``; 0.0 where ``t`` is 0.
 
@@ -12,7 +12,7 @@ dtypes at a process's first call, and its first elementwise call imports
 
 import numpy as np
 
-from ..device import module_of
+from ..gpu.device import module_of
 
 __all__ = ["from_sums"]
 
@@ -54,7 +54,7 @@ def _on_gpu(sums, degree, reciprocal):
     """:func:`from_sums` of CuPy arrays, in one launch."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     if sums.dtype not in (np.int64, np.float64):
         raise TypeError(f"clustering sums must be int64 or float64 on the GPU, got {sums.dtype}")

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..device import module_of
+from ..gpu.device import module_of
 
 __all__ = ["MODES", "TOTAL", "PER_NODE", "PER_EDGE", "Counts", "two_sum", "round_pairs"]
 
@@ -82,7 +82,7 @@ def _round_pairs_gpu(sums, errors):
     its pairs interleaved)."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     n = sums.size
     rounded = cupy.empty(n, dtype=sums.dtype)

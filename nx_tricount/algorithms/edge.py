@@ -71,7 +71,7 @@ def count_gpu(prepared, mode):
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
     """
-    from .. import runtime
+    from ..gpu import runtime
 
     p = prepared
     id_oriented = np.int32(p.ascending)

@@ -210,7 +210,7 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     """
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     p = prepared
     if block_degree is None:

@@ -12,7 +12,7 @@ arc, the GPU one thread per arc (``kernels/listing.cu``).
 import numpy as np
 from numba import njit, prange
 
-from ..device import module_of
+from ..gpu.device import module_of
 
 __all__ = ["list_arcs"]
 
@@ -76,7 +76,7 @@ def list_arcs(prepared, lo, hi, offsets, slots, device):
 def _list_gpu(prepared, lo, hi, offsets, slots):
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     p = prepared
     kernel = runtime.function("listing.cu", "list_arcs", vid=p.indices.dtype)

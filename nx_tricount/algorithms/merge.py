@@ -80,7 +80,7 @@ def count_gpu(prepared, mode):
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
     """
-    from .. import runtime
+    from ..gpu import runtime
 
     p = prepared
     if mode == "total" and MERGE_TOTAL in p.derived:  # counted with a small graph's CSR
@@ -110,7 +110,7 @@ def inline_layout(prepared):
     """
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     p, derived = prepared, prepared.derived
     if INLINE_LAYOUT not in derived:

@@ -8,7 +8,7 @@ predecessor lists. Each is derived once from a ``Prepared`` and kept in its
 ``derived`` dict, on the ``Prepared``'s device (NumPy or CuPy).
 """
 
-from ..device import module_of
+from ..gpu.device import module_of
 from ..preprocess.csr import build_csr
 
 __all__ = ["symmetric", "predecessors"]

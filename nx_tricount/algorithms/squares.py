@@ -28,7 +28,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ..device import module_of
+from ..gpu.device import module_of
 from . import neighbourhoods
 
 __all__ = ["count_squares", "row_bytes", "neighbour_lists", "every_vertex", "potentials"]
@@ -133,7 +133,7 @@ def _count_gpu(successors, predecessors, targets, n, rows):
     blocks, each taking the next target when done with one."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     vid = successors[1].dtype
     kernel = runtime.function("squares.cu", "squares", vid=vid)
@@ -175,7 +175,7 @@ def neighbour_lists(prepared):
 def _neighbour_lists_gpu(prepared):
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
     from ..preprocess.gpu_rows import launch_scan, scan_chunks
 
     n, m, vid = prepared.n, prepared.m, prepared.indices.dtype
@@ -200,7 +200,7 @@ def every_vertex(n, dtype, device):
         return np.arange(n, dtype=dtype)
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     ids = cupy.empty(n, dtype=dtype)
     runtime.launch(runtime.function("squares.cu", "vertex_ids", vid=dtype), n, (np.int64(n), ids))
@@ -247,7 +247,7 @@ def _potentials_gpu(indptr, indices, targets, found, closed, perm):
     """:func:`potentials` in one launch, one thread per target."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     count = targets.size
     potential = cupy.empty(count, dtype=np.int64)

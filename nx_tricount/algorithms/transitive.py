@@ -4,7 +4,7 @@ once per triangle of its undirected pairs instead of once per arc of its
 successor lists.
 
 The pairs are oriented and ordered as any undirected graph
-(:func:`~nx_tricount.preparation.directions_csr`), so a hub's long successor
+(:func:`~nx_tricount.classes.preparation.directions_csr`), so a hub's long successor
 list is never intersected whole; each arc carries the directions its pair has
 (bit 0 along the arc, bit 1 against it). Polak's merge (:mod:`.merge`) finds
 each triangle ``u -> v, u -> a, v -> a`` once, and the triangle adds its
@@ -56,7 +56,7 @@ def _total(indptr, indices, rows, ascending, states):
 
 
 def count_cpu(prepared):
-    """Transitive triples of ``prepared`` (a :func:`~nx_tricount.preparation.directions_csr`), an int."""
+    """Transitive triples of ``prepared`` (a :func:`~nx_tricount.classes.preparation.directions_csr`), an int."""
     p = prepared
     return int(_total(p.indptr, p.indices, p.rows, bool(p.ascending), p.values))
 
@@ -65,7 +65,7 @@ def count_gpu(prepared):
     """:func:`count_cpu` on the GPU (``kernels/transitive.cu``), CuPy arrays in."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     p = prepared
     out = cupy.zeros(1, dtype=np.uint64)

@@ -110,7 +110,7 @@ def _peel_gpu(prepared, sym_ptr, sym_nbr, sym_arc, support, threshold):
     """:func:`peel` on the GPU, in rounds (see the module docstring)."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     p = prepared
     kernel = runtime.function("truss.cu", "truss_round", vid=p.indices.dtype)

@@ -295,7 +295,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     """
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     p = prepared
     chosen_spread = spread

@@ -63,7 +63,7 @@ def gpu_layout(prepared, largest, kernel_types):
     ahead of."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     p, derived = prepared, prepared.derived
     if p.task_blocks is not None:
@@ -105,7 +105,7 @@ def _gpu_cross_layout(p, largest, kernel_types):
     whole graph's triangle at most), where the ids ascend by degree in each block."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     sources, middles, sinks = p.task_blocks
     pairs = cupy.empty(p.n + 1, dtype=np.int64)
@@ -156,7 +156,7 @@ def triangle_words(rows):
 
 def build_bitmap(p, layout, bitmap, kernel_types):
     """Set the bits of the closing arcs ``layout`` holds (a thread per arc)."""
-    from .. import runtime
+    from ..gpu import runtime
 
     arcs = layout.end_arc - layout.first_arc
     if layout.cross:
@@ -179,7 +179,7 @@ def gpu_hub_prefix(prepared, layout, hub_words, per_node, kernel_types):
     per Prepared, bitmap, ``hub_words`` and mode."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     p = prepared
     key = ("wedge_hub", layout, hub_words, per_node)
@@ -200,7 +200,7 @@ def count_hub(prepared, layout, prefix, hub_prefix, bitmap, out, per_node, kerne
     row ANDs the vertex's row with its out-neighbours' rows (kernels/wedge.cu,
     ``hub_count``), adding to the total ``out``, or per node writing the counts of
     the vertex's arcs to ``out`` (the per-arc counts of ``wedge_arc_credit``)."""
-    from .. import runtime
+    from ..gpu import runtime
 
     p = prepared
     name = "wedge_hub_per_node" if per_node else "wedge_hub_total"

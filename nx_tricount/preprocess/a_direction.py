@@ -12,7 +12,7 @@ is the paper's Equation 1. See docs/algorithms.md, 'Preprocessing'.
 
 from typing import NamedTuple
 
-from ..device import module_of
+from ..gpu.device import module_of
 from .csr import build_csr, row_positions
 
 __all__ = ["Peeling", "peel", "a_direction", "orientation_cost"]

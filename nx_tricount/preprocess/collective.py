@@ -18,7 +18,7 @@ the cost is that of building a CSR (O(m log m) on the CPU, a radix sort on the
 GPU) rather than the walk's O(m). See docs/algorithms.md, 'Preprocessing'.
 """
 
-from ..device import module_of
+from ..gpu.device import module_of
 from .ops import ops_for
 
 __all__ = ["collective_order"]

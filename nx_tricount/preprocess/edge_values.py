@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..device import module_of
+from ..gpu.device import module_of
 from . import gpu_values
 from .ops import ops_for
 from .simplify import simplify_directed, unique_keys

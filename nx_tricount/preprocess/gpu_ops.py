@@ -8,7 +8,7 @@ ahead at install time: ``edge_rows.cu`` (a pass over rows, ids or keys, launched
 through :mod:`.gpu_rows`, which also sorts and compacts without CuPy's kernels
 compiled at run time), ``distinct.cu`` and ``csr.cu``. The deduplication's GPU
 shortcut is here only: :class:`KeptKeysGraph`. CuPy is imported on first use, as
-in :mod:`nx_tricount.runtime`.
+in :mod:`nx_tricount.gpu.runtime`.
 """
 
 import functools
@@ -109,7 +109,7 @@ def sampled_degree_sum(src, dst, samples):
     for, and no zeroed sum or copy costs host time."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     if not 0 < samples <= MAX_SAMPLES:
         raise ValueError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
@@ -150,7 +150,7 @@ def pair_sum(degree):
     (``kernels/pairs.cu``) and one transfer."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     degree = cupy.ascontiguousarray(degree, dtype=np.int64)
     halves = cupy.zeros(2, dtype=np.uint64)
@@ -164,7 +164,7 @@ def pair_sum(degree):
 def csr_of_sorted_keys(keys, n, dtype, arcs):
     """The CSR of sorted arc keys, of which the first ``arcs`` are arcs and the
     rest :data:`SENTINEL`: one launch of ``kernels/csr.cu``. ``arcs`` may be a
-    :class:`~nx_tricount.runtime.PendingCount`, read after the launch.
+    :class:`~nx_tricount.gpu.runtime.PendingCount`, read after the launch.
 
     Returns
     -------
@@ -173,7 +173,7 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
     """
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     m = keys.size
     rows = cupy.empty(m, dtype=dtype)
@@ -249,7 +249,7 @@ class KeptKeysGraph(SimpleGraph):
         :func:`edge_keys` of every row of the edge list, sorted.
     kept : bool array
         Which of ``keys`` are the distinct edges.
-    count : :class:`~nx_tricount.runtime.PendingCount`
+    count : :class:`~nx_tricount.gpu.runtime.PendingCount`
         The number of edges, which ``int()`` (and :attr:`m`) waits for.
     """
 
@@ -291,12 +291,12 @@ def _distinct_and_degrees(keys, n):
     kept : bool array
         True at the last key of each run of equal keys, unless :data:`SENTINEL`.
     degree : int64 array
-    count : :class:`~nx_tricount.runtime.PendingCount`
+    count : :class:`~nx_tricount.gpu.runtime.PendingCount`
         The number of distinct keys.
     """
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     m = keys.size
     degree = cupy.zeros(n, dtype=np.uint64)
@@ -325,7 +325,7 @@ def id_range(src, dst):
     writes to pinned host memory, others by CuPy's reductions, read one by one."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     if src.dtype != dst.dtype or src.dtype not in (np.int32, np.int64):
         return min(int(src.min()), int(dst.min())), max(int(src.max()), int(dst.max()))

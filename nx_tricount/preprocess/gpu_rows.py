@@ -29,14 +29,14 @@ SCAN_BLOCKS = 1024
 def launch(name, items, args, *, vid=np.int32, weight=np.float64, source="edge_rows.cu"):
     """Launch kernel ``name`` of ``kernels/<source>`` for ids of ``vid`` and values
     of ``weight``, one thread per item."""
-    from .. import runtime
+    from ..gpu import runtime
 
     runtime.launch(runtime.function(source, name, vid=vid, weight=weight), items, args)
 
 
 def launch_scan(name, blocks, args, *, vid=np.int32, source="edge_rows.cu"):
     """Launch one of a chunked scan's kernels on ``blocks`` blocks (:func:`scan_chunks`)."""
-    from .. import runtime
+    from ..gpu import runtime
 
     kernel = runtime.function(source, name, vid=vid)
     runtime.launch(kernel, blocks * runtime.THREADS, args, grid=blocks)
@@ -45,7 +45,7 @@ def launch_scan(name, blocks, args, *, vid=np.int32, source="edge_rows.cu"):
 def scan_chunks(items):
     """``(blocks, chunk)`` of a chunked scan over ``items``: block ``b`` takes the
     items ``b * chunk`` to ``(b + 1) * chunk``."""
-    from .. import runtime
+    from ..gpu import runtime
 
     blocks = max(1, min(SCAN_BLOCKS, -(-items // runtime.THREADS)))
     return blocks, max(1, -(-items // blocks))

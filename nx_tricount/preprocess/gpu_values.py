@@ -37,7 +37,7 @@ def max_edge_value(src, dst, values, *, directed):
     largest number, then the first edge's value."""
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     src, dst = ids_of(src, dst)
     values = cupy.ascontiguousarray(values, dtype=np.float64)

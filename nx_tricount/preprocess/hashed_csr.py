@@ -75,7 +75,7 @@ def prepare_hashed(src, dst, n, *, merge_total=False):
     """
     import cupy
 
-    from .. import runtime
+    from ..gpu import runtime
 
     rows = int(src.size)
     if not 0 < rows <= HASHED_MAX_ROWS or not 0 < n <= HASHED_MAX_VERTICES:

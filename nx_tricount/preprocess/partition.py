@@ -26,8 +26,8 @@ gathered in another order (prepared in chunks) are sorted per task.
 
 from dataclasses import dataclass
 
-from ..catalog import PARTITIONINGS
-from ..device import module_of, to_host, to_module
+from ..metadata.catalog import PARTITIONINGS
+from ..gpu.device import module_of, to_host, to_module
 from .ops import ops_for
 from .prepare import Prepared
 from .simplify import index_dtype

@@ -4,7 +4,7 @@ graph's arcs -> their successor CSR. See docs/algorithms.md, 'Preprocessing'.
 
 from dataclasses import dataclass, field
 
-from ..device import module_of
+from ..gpu.device import module_of
 from .csr import csr_from_keys, row_pointers
 from .ops import ops_for
 from .ordering import BEFORE_ORIENTATION, arc_order, relabel, vertex_order

@@ -10,7 +10,7 @@ docs/algorithms.md, 'Preprocessing'.
 
 import numpy as np
 
-from ..device import module_of
+from ..gpu.device import module_of
 from .ops import ops_for
 
 __all__ = [

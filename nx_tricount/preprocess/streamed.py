@@ -22,7 +22,7 @@ A-order, TRUST's) are prepared whole in host memory instead.
 
 import numpy as np
 
-from ..device import array_module, module_of, to_host, to_module
+from ..gpu.device import array_module, module_of, to_host, to_module
 from .host_ops import SENTINEL
 from .ops import ops_for
 from .ordering import relabel, vertex_order

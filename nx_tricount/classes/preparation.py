@@ -1,0 +1,265 @@
+"""Preparing a graph for counting: every structure a count needs, made from a
+``TriGraph``'s edge frame once and cached on it under one key scheme.
+
+========================  ===================================================  ==================
+structure                 cache key                                            made by
+========================  ===================================================  ==================
+simple graph              ``("simple", device)``                               :func:`simple_graph`
+oriented CSR              ``("oriented", orientation, ordering, device, w)``   :func:`oriented_csr`
+successor CSR (arcs)      ``("arcs", device)``                                 :func:`successor_csr`
+normalised edge values    ``("values", w, device)``                            :func:`normalised_weights`
+directed pairs            ``("pairs", orientation, ordering, device, w)``      :func:`directed_pairs_csr`
+pair directions           ``("directions", orientation, ordering, device)``    :func:`directions_csr`
+2D partition              ``("partitioned", orientation, ordering, p, s, d)``  :func:`partitioned_graph`
+========================  ===================================================  ==================
+
+``w`` is the weight attribute's name, or None; ``p`` the parts per side, ``s``
+the partitioning (``hashed`` or ``range``) and ``d`` the device of the chunks. The undirected structures share
+the simple graph; every array stays on ``device``.
+
+Weighted and directed clustering reduce to one count: the per-vertex sum, over
+the vertex's triangles of the undirected simple graph, of the product of the
+triangle's three edge values ``b`` (NetworkX's ``t`` is twice that sum):
+
+- ``b = 1`` (unweighted);
+- ``b = cbrt(w / max_w)`` (weighted, Onnela's geometric mean);
+- ``b = [u->v] + [v->u]`` (directed, Fagiolo: ``t = diag((A + A^T)^3)``);
+- ``b = cbrt(w_uv / max_w) + cbrt(w_vu / max_w)`` (directed weighted).
+"""
+
+from dataclasses import replace
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import preprocess
+from ..gpu.device import module_of
+from ..preprocess.edge_values import normalised_values
+from ..preprocess.ops import ops_for
+
+#: GPU bytes per edge row of a chunk prepared in host memory's stead: the rows,
+#: their keys, the keys' sort and buckets (``preprocess/streamed.py``).
+CHUNK_BYTES_PER_ROW = 96
+
+__all__ = [
+    "DirectedPairs",
+    "simple_graph",
+    "mean_endpoint_degree",
+    "oriented_csr",
+    "partitioned_graph",
+    "successor_csr",
+    "normalised_weights",
+    "directed_pairs_csr",
+    "directions_csr",
+]
+
+
+class DirectedPairs(NamedTuple):
+    """A directed graph's arcs merged into undirected pairs, ready for Fagiolo's
+    clustering (see :func:`directed_pairs_csr`).
+
+    Attributes
+    ----------
+    prepared : Prepared
+        The oriented CSR of the pairs, with ``b`` as arc values.
+    total_degree, reciprocal_degree : arrays
+        Per vertex (original ids): in- plus out-degree, and the number of
+        reciprocal pairs it is in.
+    max_weight : float
+        The largest weight over the edges (1.0 unweighted).
+    """
+
+    prepared: object
+    total_degree: object
+    reciprocal_degree: object
+    max_weight: float
+
+
+def simple_graph(G, device):
+    """The simple undirected graph of ``G``'s edge rows on ``device``."""
+
+    def build():
+        src, dst = G.edges_on(device)
+        unique = G.unique_edges and not G.directed
+        return preprocess.simple_graph(src, dst, G.n, unique=unique)
+
+    return G.cached(("simple", device), build)
+
+
+#: Endpoints of the edge rows :func:`mean_endpoint_degree` draws.
+ENDPOINT_SAMPLES = 1024
+
+
+def mean_endpoint_degree(G, device, meanwhile=None):
+    """``sum(d**2) / sum(d)`` over the endpoint counts ``d`` of ``G``'s edge rows,
+    estimated from :data:`ENDPOINT_SAMPLES` endpoints drawn from the rows.
+
+    The degree of an edge's endpoint, averaged over the edges: on a graph of hubs
+    most edges touch one, and the wedges through the hubs (the work of an
+    intersection-based count) grow with it. A row's endpoint is a vertex drawn in
+    proportion to its count, so the mean count of the drawn endpoints estimates
+    it; the draw is a fixed hash of the row positions, so the estimate is the same
+    on every call and device. Counted on the rows as given (a repeated row and a
+    self-loop count at each end). 0.0 without edges.
+
+    ``meanwhile``: a function called after the estimate is queued and before it
+    is read: on the GPU the caller queues its next work there (the count's
+    deduplication), and the estimate, one launch, is read without waiting for it.
+    """
+    src, dst = G.edges_on(device)
+    if src.size == 0:
+        return 0.0
+    total = ops_for(src).sampled_degree_sum(src, dst, ENDPOINT_SAMPLES)
+    try:
+        if meanwhile is not None:
+            meanwhile()
+    finally:
+        # Read even when meanwhile fails: on the GPU the launch writes to pinned memory
+        # that the reader keeps alive until it has run.
+        value = total()
+    return value / ENDPOINT_SAMPLES
+
+
+def oriented_csr(G, orientation, ordering, device, weight=None, *, merge_total=False):
+    """The oriented CSR of ``G``'s simple undirected graph.
+
+    With ``weight``, its arcs carry ``cbrt(w / max_w)`` (:func:`normalised_weights`),
+    the last row's value where an edge repeats. A small graph on the GPU, degree
+    oriented on its own ids, is prepared without sorts
+    (:func:`~nx_tricount.preprocess.hashed_csr.prepare_hashed`), to the same arrays,
+    and with ``merge_total`` its triangles are counted as merge counts them, read
+    with the CSR (kept in its ``derived``; a CSR already made is returned as it is).
+
+    Returns
+    -------
+    Prepared
+    """
+
+    def build():
+        rows = int(G.src.size)
+        small = preprocess.hashed_applies(rows, G.n, orientation, ordering)
+        if device == "gpu" and weight is None and small:
+            return preprocess.prepare_hashed(*G.edges_on(device), G.n, merge_total=merge_total)
+        if weight is None:
+            simple = simple_graph(G, device)
+        else:
+            values, _ = normalised_weights(G, weight, device)
+            src, dst = G.edges_on(device)
+            unique = G.unique_edges and not G.directed
+            simple = preprocess.simple_graph(src, dst, G.n, values=values, unique=unique)
+        return preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
+
+    return G.cached(("oriented", orientation, ordering, device, weight), build)
+
+
+def partitioned_graph(G, orientation, ordering, parts, scheme, memory_limit, device="gpu"):
+    """``G``'s simple undirected graph, oriented and split into ``parts`` per side
+    (vertex classes by ``scheme``) in host memory, prepared on ``device`` in
+    chunks that fit ``memory_limit`` bytes
+    (:func:`~nx_tricount.preprocess.streamed.prepare_streamed`).
+
+    Returns
+    -------
+    PartitionedGraph
+    """
+
+    def build():
+        src, dst = G.edges_on("cpu")
+        limit = memory_limit or 1 << 34
+        chunk_rows = int(min(1 << 27, max(1 << 20, limit // CHUNK_BYTES_PER_ROW)))
+        # The keys and parts (8 bytes a row, at most) stay on the GPU when they
+        # take at most a quarter of the limit, leaving the rest to a chunk or a task.
+        keep = 8 * int(src.size) <= limit // 4
+        return preprocess.prepare_streamed(
+            src, dst, G.n, orientation=orientation, ordering=ordering, parts=parts, scheme=scheme,
+            chunk_rows=chunk_rows, device=device, keep=keep,
+        )
+
+    return G.cached(("partitioned", orientation, ordering, parts, scheme, device), build)
+
+
+def successor_csr(G, device):
+    """The successor CSR of ``G``'s simple directed graph (the arcs as given)."""
+
+    def build():
+        src, dst = G.edges_on(device)
+        return preprocess.prepare_arcs(src, dst, G.n)
+
+    return G.cached(("arcs", device), build)
+
+
+def normalised_weights(G, weight, device):
+    """``(cbrt(w / max_w) per edge row, max_w)`` for the edge attribute ``weight``.
+
+    Rows without a weight column weigh 1, as NetworkX's ``.get(weight, 1)``
+    gives; ``max_w`` is NetworkX's ``max_weight``, the largest weight over the
+    edges (the last row of a repeated edge, self-loops included), 1.0 with no
+    edges. The values are meaningless when ``max_w == 0``, where NetworkX
+    raises ZeroDivisionError (the caller does).
+    """
+
+    def build():
+        column = G.edge_data.get(weight)
+        if column is None:
+            # Made on the host: CuPy's ones() compiles a kernel at its first use.
+            column = np.ones(G.src.size, dtype=np.float64)
+        elif isinstance(column, list):
+            raise TypeError(f"edge attribute {weight!r} must be numeric for weighted clustering")
+        elif module_of(column) is np:
+            column = column.astype(np.float64, copy=False)  # a cast on the host, before the copy
+        # Only read: the values are normalised into a new array.
+        weights = G.column_on(column, device).astype(np.float64, copy=False)
+        src, dst = G.edges_on(device)
+        max_weight = preprocess.max_edge_value(
+            src, dst, G.n, weights, directed=G.directed, unique=G.unique_edges
+        )
+        return normalised_values(weights, max_weight), max_weight
+
+    return G.cached(("values", weight, device), build)
+
+
+def directed_pairs_csr(G, orientation, ordering, device, weight=None):
+    """The arcs of the directed ``G`` merged into undirected pairs with values
+    ``b`` (see the module docstring), oriented and ordered.
+
+    Returns
+    -------
+    DirectedPairs
+    """
+
+    def build():
+        src, dst = G.edges_on(device)
+        if weight is None:
+            values, max_weight = None, 1.0
+        else:
+            values, max_weight = normalised_weights(G, weight, device)
+        pairs = preprocess.directed_pairs(src, dst, G.n, values)
+        simple = preprocess.simple_graph(pairs.lo, pairs.hi, G.n, values=pairs.b, unique=True)
+        prepared = preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
+        return DirectedPairs(prepared, pairs.total_degree, pairs.reciprocal_degree, max_weight)
+
+    return G.cached(("pairs", orientation, ordering, device, weight), build)
+
+
+def directions_csr(G, orientation, ordering, device):
+    """The arcs of the directed ``G`` merged into undirected pairs, oriented and
+    ordered, each arc's value the directions its pair has in ``G``: bit 0 along
+    the oriented arc, bit 1 against it (directed transitivity's transitive
+    triples, :mod:`~nx_tricount.algorithms.transitive`).
+
+    Returns
+    -------
+    Prepared
+    """
+
+    def build():
+        src, dst = G.edges_on(device)
+        pairs = preprocess.pair_directions(src, dst, G.n)
+        simple = preprocess.simple_graph(pairs.lo, pairs.hi, G.n, values=pairs.b, unique=True)
+        prepared = preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
+        arc_src, arc_dst = prepared.arcs_original()
+        return replace(
+            prepared, values=preprocess.oriented_directions(prepared.values, arc_src, arc_dst)
+        )
+
+    return G.cached(("directions", orientation, ordering, device), build)

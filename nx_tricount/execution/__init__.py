@@ -1,0 +1,2 @@
+"""Running a plan: the whole graph as one count or the tasks of its 2D
+partition (:mod:`.execute`) on the executor the plan names."""

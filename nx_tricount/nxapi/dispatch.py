@@ -1,0 +1,104 @@
+"""The NetworkX functions of the backend, as NetworkX's dispatcher finds them.
+
+Each is a :class:`NetworkXFunction`: a light object on
+:class:`~nx_tricount.nxapi.interface.BackendInterface` (and the package) that
+NetworkX asks ``should_run`` (:mod:`nx_tricount.nxapi.should_run`) without the
+engine; the module that implements it, with NumPy and numba, is imported at its
+first call (or the first look at its docstring or signature). The
+implementations attach themselves with :func:`networkx_function`.
+:data:`REGISTERED` holds one per name of :data:`nx_tricount.metadata.catalog.FUNCTIONS`,
+which ``import networkx`` reads (tests/test_should_run.py checks that each has
+its implementation, with its signature and docstring).
+"""
+
+import importlib
+import inspect
+import sys
+
+from . import should_run
+from ..metadata.catalog import FUNCTIONS
+
+__all__ = ["REGISTERED", "IMPLEMENTED_IN", "STARTED", "NetworkXFunction", "networkx_function"]
+
+#: Function name -> the module of the package that implements it.
+IMPLEMENTED_IN = {
+    "triangles": "cluster",
+    "clustering": "cluster",
+    "average_clustering": "cluster",
+    "transitivity": "cluster",
+    "from_pandas_edgelist": "cluster",
+    "square_clustering": "triangle_family",
+    "generalized_degree": "triangle_family",
+    "all_triangles": "triangle_family",
+    "k_truss": "triangle_family",
+}
+
+#: The functions that have been called in this process (their kernels are loaded).
+STARTED = set()
+
+
+class NetworkXFunction:
+    # No class docstring: ``__doc__`` is the implementation's, a property (as on
+    # NetworkX's own dispatchable functions), so that help() shows the function.
+
+    def __init__(self, name, module):
+        self.__name__ = self.__qualname__ = name
+        self.__module__ = f"{__package__}.{module}"
+        self._implementation = None
+
+    @property
+    def implementation(self):
+        """The function itself, its module imported on first use."""
+        if self._implementation is None:
+            importlib.import_module(self.__module__)  # its @networkx_function attaches it
+            if self._implementation is None:
+                raise ImportError(f"{self.__module__} defines no @networkx_function {self.__name__}")
+        return self._implementation
+
+    @property
+    def __doc__(self):
+        return self.implementation.__doc__
+
+    @property
+    def __signature__(self):
+        return inspect.signature(self.implementation)
+
+    def should_run(self, args, kwargs):
+        """NetworkX's automatic dispatch: True, or why NetworkX answers the call
+        sooner (:func:`nx_tricount.nxapi.should_run.decide`)."""
+        if self.__name__ not in should_run.COSTS:  # builds a graph from a frame: no NetworkX graph to weigh
+            return True
+        imported = any(f"{__package__}.{module}" in sys.modules for module in set(IMPLEMENTED_IN.values()))
+        return should_run.decide(self.__name__, args, kwargs, imported=imported, started=STARTED)
+
+    def __call__(self, *args, **kwargs):
+        result = self.implementation(*args, **kwargs)
+        STARTED.add(self.__name__)
+        return result
+
+    def __get__(self, instance, owner=None):
+        # On a class (BackendInterface) it stays itself, as a staticmethod would
+        # (whose wrapping would read ``__doc__``); inspect and pydoc take it for a routine.
+        return self
+
+    def __reduce__(self):
+        return self.__qualname__  # pickled by name, as a function is
+
+    def __repr__(self):
+        return f"<function {self.__module__}.{self.__qualname__}>"
+
+
+#: Function name -> its :class:`NetworkXFunction`.
+REGISTERED = {name: NetworkXFunction(name, IMPLEMENTED_IN[name]) for name in FUNCTIONS}
+
+
+def networkx_function(func):
+    """Attach ``func`` as the implementation of the backend's NetworkX function
+    of the same name, and return that function (what the package exports).
+
+    ``func`` takes NetworkX's parameters in NetworkX's order; the backend's
+    settings are keyword-only.
+    """
+    registered = REGISTERED[func.__name__]
+    registered._implementation = func
+    return registered

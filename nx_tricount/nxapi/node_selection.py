@@ -1,0 +1,126 @@
+"""NetworkX's rules for the ``nodes`` argument and for per-node results.
+
+``nodes`` is one node of G (a scalar result), a container or iterator of nodes
+(a dict over its members that are in G, in its order), or None (every node, in
+G's order); members not in G are skipped, unhashable ones are errors, exactly as
+``G.nbunch_iter`` does.
+
+Membership is NetworkX's ``nodes in G``: a dict lookup, so an unhashable object
+(a NumPy array, a pandas Series or Index, a list) is never a node, whatever its
+elements compare equal to, and a hashable one is a node when it hashes and
+compares equal to one (``1.0`` and ``True`` are the node ``1``).
+"""
+
+from typing import NamedTuple
+
+import networkx as nx
+import numpy as np
+
+from .python_sum import python_float_sum
+
+__all__ = ["Selection", "select", "per_node_result", "coefficient_values"]
+
+
+class Selection(NamedTuple):
+    """The nodes a NetworkX computation visits for a ``nodes`` argument.
+
+    Attributes
+    ----------
+    keys, ids : lists
+        The result's keys (the container's own objects, in its order) and their ids.
+    single : bool
+        ``nodes`` is one node of G: the result is a scalar.
+    error : Exception or None
+        What NetworkX raises on reaching a member after ``keys`` (an unhashable
+        one, say). NetworkX computes node by node, so an error of its computation
+        at one of ``keys`` (a ZeroDivisionError) comes first; the caller raises
+        ``error`` after computing for ``ids``.
+    """
+
+    keys: list
+    ids: list
+    single: bool
+    error: Exception | None = None
+
+    def distinct(self):
+        """``(keys, ids)`` with each node once, as a dict over ``keys`` holds
+        them: at the node's first occurrence, under its first object."""
+        first = {}
+        for key, i in zip(self.keys, self.ids):
+            first.setdefault(i, key)
+        return list(first.values()), list(first)
+
+
+def _nbunch(G, nodes):
+    """Keys and ids of ``G.nbunch_iter(nodes)`` up to its first error, and that
+    error (NetworkX's exception, or None).
+
+    ``nodes`` is not a single node of G. The keys are the container's own
+    objects, in its order.
+    """
+    keys, ids = [], []
+    member = None
+    try:
+        for member in nodes:
+            hash(member)  # NetworkX's dict lookup rejects unhashable members
+            if member in G:
+                keys.append(member)
+                ids.append(G.node_id(member))
+    except TypeError as err:
+        message = err.args[0] if err.args else ""
+        exc = err
+        if "iter" in message:
+            exc = nx.NetworkXError("nbunch is not a node or a sequence of nodes.")
+        if "object is not iterable" in message:
+            exc = nx.NetworkXError(f"Node {nodes} is not in the graph.")
+        if "hashable" in message:
+            exc = nx.NetworkXError(f"Node {member} in sequence nbunch is not a valid node.")
+        return keys, ids, exc
+    return keys, ids, None
+
+
+def select(G, nodes):
+    """The vertices a NetworkX computation visits for ``nodes``.
+
+    Returns None for every node, else a :class:`Selection`. An iterator ``nodes``
+    is consumed here, once.
+    """
+    if nodes is None:
+        return None
+    if nodes in G:
+        return Selection([nodes], [G.node_id(nodes)], True)
+    keys, ids, error = _nbunch(G, nodes)
+    return Selection(keys, ids, False, error)
+
+
+def per_node_result(G, selection, values):
+    """Shape per-vertex Python values (a list in id order) as NetworkX does for
+    the selection: a dict in G's or the container's order, or one value."""
+    if selection is None:
+        if G.labels is None:  # the ids are the nodes: enumerate makes the keys as it goes
+            return dict(enumerate(values))
+        return dict(zip(G.label_list(), values))
+    keys, ids, single, _ = selection
+    if single:
+        return values[ids[0]]
+    return {key: values[i] for key, i in zip(keys, ids)}
+
+
+def coefficient_values(ratio, nonzero):
+    """Python floats, with the int 0 where the coefficient's numerator is 0 (NetworkX's rule)."""
+    # An object array of int 0s takes a Python float where the numerator is not 0: one
+    # C loop, and no float made for the zeros (faster than setting the zeros of
+    # `ratio.tolist()` one by one).
+    values = np.full(ratio.size, 0, dtype=object)
+    np.copyto(values, ratio, where=nonzero)
+    return values.tolist()
+
+
+def node_mean(coefficients, count_zeros):
+    """NetworkX's ``sum(c) / len(c)`` of coefficients in its order (the nonzero
+    ones only without ``count_zeros``), added as the running Python's ``sum``
+    adds floats (:mod:`nx_tricount.nxapi.python_sum`), so the result is NetworkX's to
+    the bit; an empty ``c`` raises ZeroDivisionError, as in NetworkX."""
+    if not count_zeros:
+        coefficients = coefficients[np.abs(coefficients) > 0]
+    return python_float_sum(coefficients) / len(coefficients)

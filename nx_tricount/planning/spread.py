@@ -1,0 +1,243 @@
+"""How a count is spread: the parts per side of its 2D partition and how vertices
+fall into classes, the GPUs its tasks run on, the executor, and where the graph
+is prepared (``docs/algorithms.md``, "Partitioned counting").
+
+A graph is counted whole when it fits the memory limit; else it is prepared in
+host memory, straight into its parts where its preprocessing allows, and its
+``p³`` tasks, each about ``3 / p²`` of the arcs, go through the device one after
+another, ``p`` the smallest whose task fits. Several devices or Dask workers
+(even one) get at least two tasks each. ``devices`` names GPUs: the CPU engine
+has none to spread over (the plan says so when they are set).
+"""
+
+import math
+import sys
+from dataclasses import dataclass
+
+from ..algorithms.wedge import BITMAP_ROWS
+from ..algorithms.wedge_layout import rectangle_bytes
+from ..metadata.config import memory_bytes
+from ..preprocess.partition import task_arcs
+
+__all__ = [
+    "Spread", "UNREAD_LIMIT_BYTES", "decide", "whole_bytes", "split_bytes", "task_bytes", "task_graph_bytes",
+    "largest_task_bytes",
+]
+
+#: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
+#: whole in a pool of 52 GiB (52 a row); R-MAT 22 and 23 left pools of 91–95 a
+#: row, an upper bound (docs/benchmarks.md, "GPU memory" and "Beyond one GPU").
+WHOLE_BYTES_PER_ROW = 64
+#: GPU bytes per edge row of a graph prepared whole and split into its parts on
+#: the GPU: R-MAT 24 under partitions=4 left a pool of 74 a row against 48 whole
+#: (docs/benchmarks.md, "Beyond one GPU"), the whole estimate's margin kept.
+SPLIT_BYTES_PER_ROW = 100
+#: GPU bytes of a task's graph per arc: local ids, keys, their sort, the CSR and
+#: the arcs' positions (``preprocess/partition.py``), and the count's own.
+TASK_BYTES_PER_ARC = 96
+#: And per vertex of the task graph: row pointers and per-node counters.
+TASK_BYTES_PER_VERTEX = 48
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Where and in how many parts a count runs.
+
+    Attributes
+    ----------
+    parts : int
+        Parts per side ``p``: ``p²`` parts and ``p³`` tasks (1: the whole graph).
+    scheme : {"hashed", "range"}
+        How the partition puts vertices in classes
+        (:class:`~nx_tricount.preprocess.partition.VertexClasses`).
+    devices : tuple of int
+        GPU ids the tasks run on (empty on the CPU or with Dask).
+    distributed : str or None
+        ``"dask"``: the tasks run on the current Dask client's workers.
+    progress : bool
+        Show a progress bar of the tasks.
+    preparation_device : {"cpu", "gpu"}
+        Where the graph is prepared and partitioned: host memory when it does
+        not fit the count's device.
+    memory_limit : int or None
+        Bytes a count may take on its device.
+    reasons : tuple of str
+    prepared_in_parts : bool
+        The graph does not fit the limit whole (on the GPU: or not beside its
+        parts): an unweighted undirected graph whose preprocessing needs only
+        the degrees is prepared in chunks straight into its partition
+        (:mod:`~nx_tricount.preprocess.streamed`), others whole in host memory
+        and then split.
+    """
+
+    parts: int = 1
+    scheme: str = "hashed"
+    devices: tuple = ()
+    distributed: str | None = None
+    progress: bool = False
+    preparation_device: str = "cpu"
+    memory_limit: int | None = None
+    reasons: tuple = ()
+    prepared_in_parts: bool = False
+
+
+#: GPU bytes of a whole count small enough that the plan does not read the free
+#: memory for it (a call that costs a visible share of a small graph's count):
+#: where even that little is not free, CuPy's out-of-memory error, which
+#: runtime.cuda_errors wraps, says so.
+UNREAD_LIMIT_BYTES = 1 << 24
+
+
+def whole_bytes(rows):
+    """GPU bytes of counting a graph of ``rows`` edge rows whole."""
+    return WHOLE_BYTES_PER_ROW * rows
+
+
+def split_bytes(rows):
+    """GPU bytes of preparing a graph of ``rows`` edge rows whole and splitting it there."""
+    return SPLIT_BYTES_PER_ROW * rows
+
+
+def task_bytes(rows, n, p):
+    """GPU bytes of one task of a ``p``-part partition (``rows`` bounds the arcs;
+    hashed classes share them out about equally)."""
+    return task_graph_bytes(math.ceil(3 * rows / (p * p)), math.ceil(n / p))
+
+
+def largest_task_bytes(partition, tasks):
+    """GPU bytes of the largest of ``tasks`` (each with ``i``, ``j``, ``k``) of
+    ``partition``, from its parts' real arcs (range tasks are unequal)."""
+    arcs = max((task_arcs(partition, t.i, t.j, t.k) for t in tasks), default=0)
+    class_size = max(partition.classes.size(c) for c in range(partition.p))
+    return task_graph_bytes(arcs, class_size)
+
+
+def task_graph_bytes(arcs, class_size):
+    """GPU bytes of a task graph of ``arcs`` arcs over three blocks of at most
+    ``class_size`` vertices, the wedge count's bitmap rectangle included."""
+    side = min(BITMAP_ROWS // 2, class_size)
+    return TASK_BYTES_PER_ARC * arcs + TASK_BYTES_PER_VERTEX * 3 * class_size + rectangle_bytes(side, side)
+
+
+def decide(rows, n, device, settings, free_memory=None):
+    """The :class:`Spread` of a count.
+
+    Parameters
+    ----------
+    rows, n : int
+        Edge rows and vertices of the graph.
+    device : {"cpu", "gpu"}
+        Resolved device of the count.
+    settings : mapping
+        ``partitions``, ``partitioning``, ``memory_limit``, ``devices``,
+        ``distributed``, ``progress`` (validated by :mod:`nx_tricount.metadata.config`).
+    free_memory : callable, optional
+        Free bytes of the current GPU (read only on the GPU without a limit, for
+        counts of more than :data:`UNREAD_LIMIT_BYTES`).
+    """
+    reasons = []
+    limit = memory_bytes(settings["memory_limit"])
+    if limit is None and device == "gpu" and free_memory is not None:
+        if whole_bytes(rows) <= UNREAD_LIMIT_BYTES:
+            reasons.append(f"memory limit: not read, the whole count needs about {whole_bytes(rows):,} bytes")
+        else:
+            limit = free_memory()
+            reasons.append(f"memory limit: {limit:,} bytes free on the GPU")
+    devices = _gpu_ids(settings["devices"]) if device == "gpu" else ()
+    if device == "cpu" and settings["devices"] != "auto":
+        reasons.append(f"devices {settings['devices']!r}: GPU ids, not used by the CPU engine")
+    distributed = settings["distributed"]
+    workers = max(len(devices), 1) if distributed is None else _dask_workers()
+    fits = limit is None or whole_bytes(rows) <= limit
+    parts = settings["partitions"]
+    if parts is not None:
+        reasons.append(f"partitions {parts}: configured")
+    elif fits:
+        parts = 1
+    else:
+        if settings["partitioning"] == "range":
+            # The size of a range task depends on the degrees, unknown before preparation.
+            raise ValueError(
+                f"tricount partitioning='range' needs partitions set when the memory limit "
+                f"decides the parts ({rows:,} edge rows do not fit {limit:,} bytes): a range "
+                "task's size depends on the graph's degrees, known only once it is prepared; "
+                "set partitions=p, or partitioning='hashed' to let the limit choose p"
+            )
+        parts = 2
+        while task_bytes(rows, n, parts) > limit:
+            if parts > max(n, 2):  # one vertex per class: more parts take no less
+                raise ValueError(
+                    f"tricount memory_limit of {limit:,} bytes is too small for this graph "
+                    f"({rows:,} edge rows, {n:,} vertices): a task needs at least about "
+                    f"{task_bytes(rows, n, parts):,}; raise memory_limit"
+                )
+            parts += 1
+        reasons.append(
+            f"partitions {parts}: {rows:,} edge rows need about {whole_bytes(rows):,} bytes whole, "
+            f"over the limit of {limit:,}; a task of {parts} parts per side about "
+            f"{task_bytes(rows, n, parts):,}"
+        )
+    spread_out = workers > 1 or distributed is not None  # one Dask worker counts remotely too
+    if spread_out and parts ** 3 < 2 * workers and settings["partitions"] is None:
+        parts = max(parts, math.ceil((2 * workers) ** (1 / 3) - 1e-9))
+        reasons.append(f"partitions {parts}: at least two tasks for each of {workers} workers")
+    preparation = device if fits else "cpu"
+    if device == "gpu" and not fits:
+        reasons.append("prepared in host memory: the whole graph does not fit the GPU's limit")
+    elif not fits:
+        reasons.append(
+            "prepared in parts (in chunks where the preprocessing needs only the degrees, else "
+            "whole and then split): the whole graph does not fit the limit"
+        )
+    elif device == "gpu" and parts > 1 and limit is not None and split_bytes(rows) > limit:
+        preparation = "cpu"
+        reasons.append(
+            f"prepared in host memory: split on the GPU, its parts beside the whole graph would "
+            f"need about {split_bytes(rows):,} bytes, over the limit of {limit:,}"
+        )
+    progress = settings["progress"]
+    if progress is None:
+        progress = parts > 1 and sys.stderr is not None and sys.stderr.isatty()
+    scheme = settings["partitioning"]
+    if parts > 1 and scheme != "hashed":
+        reasons.append(f"partitioning {scheme}: configured")
+    return Spread(
+        parts, scheme, devices if distributed is None else (), distributed, progress, preparation,
+        limit, tuple(reasons), prepared_in_parts=not fits or preparation != device,
+    )
+
+
+def _gpu_ids(devices):
+    """GPU ids of a ``devices`` setting: ``"auto"`` the current one, ``"all"`` every one."""
+    import cupy
+
+    if devices == "auto":
+        return (cupy.cuda.Device().id,)
+    count = cupy.cuda.runtime.getDeviceCount()
+    if devices == "all":
+        return tuple(range(count))
+    missing = [d for d in devices if d >= count]
+    if missing:
+        raise ValueError(
+            f"tricount devices {devices!r}: no GPU with id {missing[0]}; this machine has "
+            f"{count} (ids 0 to {count - 1})"
+        )
+    return tuple(devices)
+
+
+def _dask_workers():
+    """Workers of the current Dask client; a clear error without one."""
+    try:
+        from distributed import get_client
+    except ImportError as exc:
+        raise ImportError(
+            "tricount distributed='dask' needs dask.distributed: pip install 'nx-tricount[dask]'"
+        ) from exc
+    try:
+        client = get_client()
+    except ValueError as exc:
+        raise ValueError(
+            "tricount distributed='dask' counts on the current dask.distributed client, and "
+            "there is none: start one first (e.g. distributed.Client(LocalCluster()))"
+        ) from exc
+    return max(1, len(client.scheduler_info()["workers"]))

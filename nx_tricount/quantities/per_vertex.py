@@ -1,0 +1,140 @@
+"""The per-vertex quantities NetworkX's triangle functions are made of, counted
+on a ``TriGraph`` as a plan says: triangles per node, the numerator ``t`` and
+denominator of each vertex's clustering coefficient, and the two sums of
+transitivity. Arrays stay on the plan's device; the NetworkX layer
+(:mod:`nx_tricount.nxapi.cluster`) shapes them into NetworkX's results.
+"""
+
+import numpy as np
+
+from ..classes import preparation
+from ..gpu import runtime
+from ..algorithms import coefficients
+from ..execution.execute import run
+from ..preprocess import PAIR_SUM, STREAMED, Prepared
+from ..preprocess.ops import ops_for
+
+__all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
+
+
+def _oriented(G, plan, weight=None, *, total=False):
+    """The oriented graph of ``G`` that ``plan`` counts: its CSR on the preparation
+    device, or, when the plan prepares it in parts and the preprocessing needs
+    only the degrees, its partition prepared in chunks on the count's device.
+    For a ``total`` count by merge, a small graph's CSR comes with its triangles."""
+    spread = plan.spread
+    if spread.prepared_in_parts and weight is None and (plan.orientation, plan.ordering) in STREAMED:
+        return preparation.partitioned_graph(
+            G, plan.orientation, plan.ordering, spread.parts, spread.scheme, spread.memory_limit, plan.device
+        )
+    merge_total = total and plan.algorithm == "merge"
+    return preparation.oriented_csr(
+        G, plan.orientation, plan.ordering, plan.preparation_device, weight, merge_total=merge_total
+    )
+
+
+def triangles_per_node(G, plan):
+    """Triangles at each vertex of ``G``'s simple undirected graph (int64 array)."""
+    with runtime.gpu_failures(plan.device):
+        return run(plan, _oriented(G, plan), "per_node").per_node
+
+
+def clustering_terms(G, plan, weight, considered):
+    """``(sums, degree, reciprocal)`` per vertex, the terms of each vertex's
+    clustering (:func:`~nx_tricount.algorithms.coefficients.from_sums` divides them).
+
+    Undirected: ``sums`` are the triangles (or the weighted sums) at the vertex,
+    ``degree`` its degree and ``reciprocal`` None; the clustering is
+    ``2 sums / (deg (deg - 1))``. Directed (Fagiolo): ``sums`` over the directed
+    pairs' values, ``degree`` the total degree ``d_tot`` and ``reciprocal`` the
+    reciprocal pairs ``d_recip``; the clustering is
+    ``2 sums / (2 (d_tot (d_tot - 1) - 2 d_recip))``.
+
+    Parameters
+    ----------
+    G : TriGraph
+    plan : Plan
+    weight : str or None
+    considered : slice or list of int
+        The vertices NetworkX visits: where it would divide by a zero
+        ``max_weight``, ZeroDivisionError is raised as NetworkX raises it.
+
+    Raises
+    ------
+    ZeroDivisionError
+        Every weight is 0 and NetworkX would divide by the largest one.
+    """
+    with runtime.gpu_failures(plan.device):
+        settings = (plan.orientation, plan.ordering, plan.preparation_device)
+        if G.directed:
+            pairs = preparation.directed_pairs_csr(G, *settings, weight)
+            # NetworkX divides by max_weight only inside its sums over triangles.
+            if pairs.max_weight == 0:
+                unweighted, _, _ = clustering_terms(G, plan, None, considered)
+                if bool((unweighted[considered] != 0).any()):
+                    raise ZeroDivisionError("division by zero")
+            sums = run(plan, pairs.prepared, "per_node").per_node
+            return sums, pairs.total_degree, pairs.reciprocal_degree
+        prepared = _oriented(G, plan, weight)
+        degree = prepared.to_original_vertices(prepared.degree)
+        if weight is not None:
+            _, max_weight = preparation.normalised_weights(G, weight, plan.preparation_device)
+            # NetworkX divides by max_weight for every neighbour of a visited node.
+            if max_weight == 0 and bool((degree[considered] > 0).any()):
+                raise ZeroDivisionError("division by zero")
+        return run(plan, prepared, "per_node").per_node, degree, None
+
+
+def clustering_coefficients(G, plan, weight, considered):
+    """``(ratio, nonzero)`` on the device they were counted on: each vertex's
+    clustering (0.0 where its numerator ``2 sums`` is 0) and where that numerator
+    is nonzero (:func:`clustering_terms` says what the terms are; the arguments
+    are its). On the GPU, one launch of a kernel compiled ahead."""
+    with runtime.gpu_failures(plan.device):
+        return coefficients.from_sums(*clustering_terms(G, plan, weight, considered))
+
+
+def transitivity_sums(G, plan):
+    """``(closed, triads)`` as Python ints: transitivity is ``closed / triads``.
+
+    Undirected: six times the triangles over ``sum deg (deg - 1)``. Directed, as
+    NetworkX counts on successor sets: the transitive triples ``v->w, v->u,
+    w->u`` over the ordered pairs of successors, ``sum d+ (d+ - 1)``. Merge counts
+    them once per triangle of the arc pairs (:mod:`~nx_tricount.algorithms.transitive`),
+    the other algorithms once per arc of the successor lists.
+    """
+    with runtime.gpu_failures(plan.device):
+        if G.directed and _on_pairs(plan):
+            from ..algorithms import transitive  # numba and CuPy load with the first count
+
+            prepared = preparation.directions_csr(G, plan.orientation, plan.ordering, plan.device)
+            count_closed = transitive.count_gpu if plan.device == "gpu" else transitive.count_cpu
+            closed = count_closed(prepared)
+            degree = _out_degrees(prepared)
+        elif G.directed:
+            prepared = preparation.successor_csr(G, plan.preparation_device)
+            closed = run(plan, prepared, "total").total
+            degree = (prepared.indptr[1:] - prepared.indptr[:-1]).astype(np.int64, copy=False)
+        else:
+            prepared = _oriented(G, plan, total=True)
+            closed = 6 * run(plan, prepared, "total").total
+            # A small graph's CSR is read with its pair sum; a partition has its degrees.
+            if isinstance(prepared, Prepared) and PAIR_SUM in prepared.derived:
+                return closed, prepared.derived[PAIR_SUM]
+            degree = prepared.degree.astype(np.int64, copy=False)
+        return closed, ops_for(degree).pair_sum(degree)
+
+
+def _on_pairs(plan):
+    """Directed transitivity counts on the oriented arc pairs: with merge, in one count."""
+    spread = plan.spread
+    return plan.algorithm == "merge" and spread.parts == 1 and spread.preparation_device == plan.device
+
+
+def _out_degrees(prepared):
+    """Each vertex's successors, from the directions of its oriented arc pairs
+    (bit 0: the arc's source has the other end as successor, bit 1: its target)."""
+    ops, n = ops_for(prepared.indices), prepared.n
+    along, against = prepared.values & 1, prepared.values >> 1
+    degree = ops.vertex_counts(prepared.rows, n, along) + ops.vertex_counts(prepared.indices, n, against)
+    return degree.astype(np.int64)

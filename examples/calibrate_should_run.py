@@ -1,4 +1,4 @@
-"""Measure the costs that ``nx_tricount/should_run.py`` weighs, on this machine.
+"""Measure the costs that ``nx_tricount/nxapi/should_run.py`` weighs, on this machine.
 
 Warm, on a few graphs (the best of several runs): NetworkX's seconds per
 neighbour and per step of its work (``should_run.graph_work``, read exactly
@@ -57,7 +57,7 @@ if sys.argv[1] == "gpu":
     import cupy
     cupy_import = time.perf_counter() - begun
     begun = time.perf_counter()
-import nx_tricount.nxapi.cluster, nx_tricount.nxapi.triangle_family
+import nx_tricount.nxapi.cluster, nx_tricount.nxapi.core
 imported = time.perf_counter()
 try:  # what numba's start imports where SciPy is installed, timed on its own
     import scipy.linalg

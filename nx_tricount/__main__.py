@@ -63,7 +63,7 @@ def _graphs(args):
     if args.rmat is None:
         yield "Les Misérables (embedded in NetworkX)", nx.les_miserables_graph()
     scale = DEFAULT_RMAT_SCALE if args.rmat is None else args.rmat
-    yield f"R-MAT scale {scale} (seed 0)", _build(*nx_tricount.io.generators.rmat_edges(scale, seed=0))
+    yield f"R-MAT scale {scale} (seed 0)", _build(*nx_tricount.generators.rmat_edges(scale, seed=0))
 
 
 def _timed(func, *args, **kwargs):

@@ -3,6 +3,8 @@ conversion, the count, and what the process has not loaded yet), from cheap
 statistics; and the light registration that lets NetworkX load the backend and
 ask it without the engine."""
 
+import contextlib
+import functools
 import importlib
 import inspect
 import logging
@@ -15,8 +17,12 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.nxapi import dispatch, should_run
+from nx_tricount.gpu import errors
+from nx_tricount.metadata import functions
+from nx_tricount.metadata.catalog import FUNCTIONS
+from nx_tricount.nxapi import dispatch, edges, should_run
 from nx_tricount.nxapi.should_run import COSTS, SAMPLE_NODES, decide, graph_work, networkx_work
+from nx_tricount.quantities import family
 from subprocesses import run_python
 
 #: A process that has imported the engine and run every function / one that has done neither.
@@ -24,7 +30,7 @@ WARM = dict(imported=True, started=set(COSTS))
 COLD = dict(imported=False, started=set())
 HEAVY = (
     "numpy", "numba", "cupy", "cudf",
-    "nx_tricount.nxapi.cluster", "nx_tricount.nxapi.triangle_family", "nx_tricount.planning.plan",
+    "nx_tricount.nxapi.cluster", "nx_tricount.nxapi.core", "nx_tricount.planning.plan",
 )
 
 
@@ -216,16 +222,120 @@ def test_graph_work_is_exact_on_small_graphs_and_close_on_large(monkeypatch):
 
 
 @pytest.mark.parametrize("name", sorted(dispatch.REGISTERED))
-def test_registered_functions_keep_their_signature_docstring_and_names(name):
+def test_registered_functions_keep_their_signature_and_names(name):
     function = dispatch.REGISTERED[name]
     implementation = function.implementation
     assert inspect.signature(function) == inspect.signature(implementation)
-    assert function.__doc__ == implementation.__doc__ and function.__name__ == name
+    assert function.__name__ == name
     assert getattr(importlib.import_module(function.__module__), name) is function
     assert getattr(nx_tricount, name) is function
     assert pickle.loads(pickle.dumps(function)) is function
     rendered = pydoc.render_doc(function, renderer=pydoc.plaintext)
     assert f"{name}{inspect.signature(implementation)}" in rendered
+
+
+def _lines(text):
+    return [line.rstrip() for line in text.split("\n")]
+
+
+@pytest.mark.parametrize("name", sorted(dispatch.REGISTERED))
+def test_a_function_is_documented_by_networkxs_docstring_and_the_note(name):
+    """``help(nx_tricount.<name>)`` shows NetworkX's docstring and then the
+    backend's note, the same text ``help(nx.<name>)`` ends its tricount part with."""
+    original = getattr(nx, name).orig_func.__doc__
+    ours = dispatch.REGISTERED[name].__doc__
+    assert ours.startswith(original.rstrip())
+    section = _lines(functions.backend_section(name))
+    assert _lines(ours)[-len(section) - 1 : -1] == section
+    note = functions.NOTES[name].split("\n")
+    assert section[3 : 3 + len(note)] == [f"      {line}" for line in note]
+    rendered = pydoc.render_doc(dispatch.REGISTERED[name], renderer=pydoc.plaintext)
+    assert inspect.cleandoc(original).split("\n")[0] in rendered and note[-1].strip() in rendered
+    # NetworkX's own docstring, built from get_info: the same tricount part.
+    theirs = _lines(getattr(nx, name).__doc__)
+    start = theirs.index(section[2])
+    assert theirs[start : start + len(section) - 2] == section[2:]
+
+
+@pytest.mark.parametrize("name", sorted(dispatch.REGISTERED))
+def test_get_info_declares_each_functions_note_and_keyword_settings(name):
+    """The additional parameters NetworkX lists are the keyword-only settings of
+    the implementation (``as_frame``, for direct calls only, is in the note)."""
+    described = nx.utils.backends.backend_info["tricount"]["functions"][name]
+    assert described["additional_docs"] == functions.NOTES[name]
+    listed = {parameter.split(" : ")[0] for parameter in described["additional_parameters"]}
+    signature = inspect.signature(dispatch.REGISTERED[name].implementation)
+    keywords = {p.name for p in signature.parameters.values() if p.kind is p.KEYWORD_ONLY}
+    assert listed == keywords - {"as_frame"}
+    assert listed == (set(functions.SETTINGS) if FUNCTIONS[name] == "counts" else set())
+    assert ("as_frame" in keywords) == ("as_frame=True" in functions.NOTES[name])
+
+
+def _recorded_boundary(monkeypatch):
+    """Replace the GPU-failure boundary by one that records each entry and turns a
+    RuntimeError inside it into the backend's GPUKernelError."""
+    entered = []
+
+    @contextlib.contextmanager
+    def recording(what):
+        entered.append(what)
+        try:
+            yield
+        except RuntimeError as exc:
+            raise errors.GPUKernelError(f"failed while {what}") from exc
+
+    monkeypatch.setattr(errors, "gpu_errors", recording)  # read at each call
+    monkeypatch.setattr(edges, "gpu_errors", recording)  # imported with the module
+    return entered
+
+
+@pytest.mark.parametrize("name", sorted(set(dispatch.REGISTERED) - {"from_pandas_edgelist"}))
+def test_each_call_passes_through_the_gpu_boundary_once(monkeypatch, name):
+    entered = _recorded_boundary(monkeypatch)
+    G = nx.karate_club_graph()
+    args = (G, 3) if name == "k_truss" else (G, [0, 1]) if name != "transitivity" else (G,)
+    for call in (getattr(nx_tricount, name), functools.partial(getattr(nx, name), backend="tricount")):
+        entered.clear()
+        result = call(*args)
+        assert entered == [f"computing nx.{name}"]
+        if name == "all_triangles":  # reading the triangles is inside the boundary too
+            list(result)
+            assert entered == [f"computing nx.{name}"] * 2
+    entered.clear()
+    nx_tricount.edge_triangles(G)
+    assert entered == ["computing nx_tricount.edge_triangles"]
+
+
+def test_a_failure_while_the_triangles_are_read_meets_the_boundary(monkeypatch):
+    _recorded_boundary(monkeypatch)
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("a kernel failed")
+        yield
+
+    monkeypatch.setattr(family, "triangle_batches", failing)
+    triangles = nx_tricount.all_triangles(nx.complete_graph(4))
+    with pytest.raises(errors.GPUKernelError, match="while computing nx.all_triangles"):
+        next(triangles)
+
+
+@pytest.mark.gpu
+def test_a_cuda_error_of_any_function_names_it(monkeypatch):
+    import cupy
+
+    def failing(*args, **kwargs):
+        raise cupy.cuda.runtime.CUDARuntimeError(700)
+
+    def failing_batches(*args, **kwargs):
+        yield from failing()
+
+    monkeypatch.setattr(family, "triangle_batches", failing_batches)
+    monkeypatch.setattr(family, "k_truss", failing)
+    G = nx.complete_graph(5)
+    with pytest.raises(errors.GPUKernelError, match="CUDA error while computing nx.all_triangles"):
+        list(nx.all_triangles(G, backend="tricount", device="gpu"))
+    with pytest.raises(errors.GPUKernelError, match="CUDA error while computing nx.k_truss"):
+        nx_tricount.k_truss(G, 3, device="gpu")
 
 
 def test_a_call_is_remembered_as_started():

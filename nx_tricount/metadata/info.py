@@ -7,18 +7,8 @@ neither CuPy, cuDF, numba nor the rest of this package.
 import os
 
 from .catalog import FUNCTIONS
-from .config import CHOICES, autoconfig_requested, config_from_environment
-
-
-def _additional_parameters():
-    """The per-call settings NetworkX's docs list for each counting function."""
-    return {
-        f"{key} : str, optional": (
-            f"One of {', '.join(repr(v) for v in values)}; overrides "
-            f"nx.config.backends.tricount.{key} for this call."
-        )
-        for key, values in CHOICES.items()
-    }
+from .config import autoconfig_requested, config_from_environment
+from .functions import NOTES, SUMMARY, additional_parameters
 
 
 def _autoconfigure(environ):
@@ -52,10 +42,11 @@ def get_info():
         "backend_name": "tricount",
         "project": "nx-tricount",
         "package": "nx_tricount",
-        "short_summary": "Triangle counting on the GPU (CuPy) and CPU (numba).",
+        "short_summary": SUMMARY,
+        # NetworkX appends each function's note and parameters to its docstring.
         "functions": {
-            name: {"additional_parameters": _additional_parameters()} if kind == "counts" else {}
-            for name, kind in FUNCTIONS.items()
+            name: {"additional_docs": NOTES[name], "additional_parameters": additional_parameters(name)}
+            for name in FUNCTIONS
         },
         "default_config": config_from_environment(),
     }

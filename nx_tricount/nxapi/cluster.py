@@ -1,38 +1,51 @@
-"""The NetworkX functions of the backend, with NetworkX 3.6's exact semantics:
-argument rules, errors, and result shapes (a dict in G's node order, or a scalar
-for a single node; Python ``int``/``float`` only; zero coefficients as the int
-``0``). The quantities they are made of are counted by :mod:`nx_tricount.quantities.per_vertex`.
+"""NetworkX's ``networkx/algorithms/cluster.py`` functions, with NetworkX 3.6's
+exact semantics (argument rules, errors, result shapes: a dict in G's node
+order, or a value for a single node; Python ``int``/``float`` only; zero
+coefficients as the int ``0``): ``triangles``, ``clustering``,
+``average_clustering``, ``transitivity``, ``square_clustering``,
+``generalized_degree`` and ``all_triangles``.
+
+Their documentation is NetworkX's docstring followed by the backend's note
+(:mod:`nx_tricount.metadata.functions`), attached by :func:`networkx_function`;
+the docstrings here say how each is computed. The quantities come from
+:mod:`nx_tricount.quantities.per_vertex` and :mod:`nx_tricount.quantities.family`.
 """
 
 import logging
+from collections import Counter
 
 import networkx as nx
+import numpy as np
 
-from ..quantities import per_vertex
-from ..io.convert import from_networkx, to_networkx
-from ..gpu.device import to_host
-from .dispatch import networkx_function
-from ..io.frames import from_frame
-from ..classes.graph import TriGraph
-from .node_selection import coefficient_values, node_mean, per_node_result, select
+from ..gpu.device import module_of, to_host
+from ..io.convert import to_networkx
+from ..io.results import build_frame, frame_module, labels_of, node_frame
 from ..planning.plan import make_plan
-from ..io.results import node_frame
+from ..quantities import family, per_vertex
+from .arguments import as_trigraph, refuse
+from .dispatch import networkx_function
+from .node_selection import coefficient_values, node_mean, per_node_result, select
 
-__all__ = ["triangles", "clustering", "average_clustering", "transitivity", "from_pandas_edgelist"]
+__all__ = [
+    "triangles",
+    "clustering",
+    "average_clustering",
+    "transitivity",
+    "square_clustering",
+    "generalized_degree",
+    "all_triangles",
+]
 
 logger = logging.getLogger("nx_tricount")
 
-_MULTIGRAPH = "not implemented for multigraph type"
-_DIRECTED = "not implemented for directed type"
+
+def _weights(weight):
+    """The conversion keywords that keep the edge attribute ``weight`` (default 1)."""
+    return {"edge_attrs": None if weight is None else {weight: 1}}
 
 
-def _as_trigraph(G, weight=None):
-    """Accept a TriGraph as it is; convert a NetworkX graph (for direct calls)."""
-    if isinstance(G, TriGraph):
-        return G
-    if isinstance(G, nx.Graph):
-        return from_networkx(G, edge_attrs=None if weight is None else {weight: 1})
-    raise TypeError(f"expected a TriGraph or a NetworkX graph, got {type(G).__name__}")
+def _plan(G, algorithm, orientation, ordering, device):
+    return make_plan(G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
 
 
 def _clustering_plan(G, weight, settings):
@@ -41,48 +54,26 @@ def _clustering_plan(G, weight, settings):
     return make_plan(G, weighted=weight is not None or G.directed, **settings)
 
 
+def _selected(G, nodes):
+    """:func:`~nx_tricount.nxapi.node_selection.select`, raising its error at once
+    (for functions that compute nothing before NetworkX would raise it)."""
+    selection = select(G, nodes)
+    if selection is not None and selection.error is not None:
+        raise selection.error
+    return selection
+
+
 @networkx_function
 def triangles(
     G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False
 ):
-    """Count the triangles at each node (NetworkX's ``triangles``).
-
-    Parameters
-    ----------
-    G : TriGraph or networkx.Graph
-        Undirected. A multigraph is allowed when ``nodes`` is None (parallel
-        edges collapse), as in NetworkX.
-    nodes : node, container of nodes, or None
-        A single node gives an int; a container gives a dict over its members
-        that are in G; None gives every node.
-    algorithm, orientation, ordering, device : str, optional
-        Override ``nx.config.backends.tricount`` for this call.
-    as_frame : bool
-        Direct calls only: a frame of columns ``node`` and ``triangles`` instead.
-
-    Returns
-    -------
-    dict or int
-        Number of triangles keyed by node, in G's (or the container's) order.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.triangles(nx.complete_graph(4), backend="tricount")
-    {0: 3, 1: 3, 2: 3, 3: 3}
-    """
-    G = _as_trigraph(G)
-    if G.directed:
-        raise nx.NetworkXNotImplemented(_DIRECTED)
-    if nodes is not None and G.multigraph:
-        raise nx.NetworkXNotImplemented(_MULTIGRAPH)
-    selection = select(G, nodes)
-    if selection is not None and selection.error is not None:
-        raise selection.error
-    plan = make_plan(
-        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
-    )
-    per_node = per_vertex.triangles_per_node(G, plan)
+    """Every node's count (:func:`~nx_tricount.quantities.per_vertex.triangles_per_node`),
+    shaped for ``nodes``."""
+    G = as_trigraph(G, ("directed",))
+    if nodes is not None:
+        refuse(G, "multigraph")
+    selection = _selected(G, nodes)
+    per_node = per_vertex.triangles_per_node(G, _plan(G, algorithm, orientation, ordering, device))
     if as_frame:
         return node_frame(G, selection, per_node, "triangles")
     return per_node_result(G, selection, to_host(per_node).tolist())
@@ -100,49 +91,11 @@ def clustering(
     device=None,
     as_frame=False,
 ):
-    """Clustering coefficient of each node (NetworkX's ``clustering``).
-
-    Unweighted, weighted (geometric mean of normalised weights), directed
-    (Fagiolo) and directed weighted, exactly as NetworkX defines them.
-
-    Parameters
-    ----------
-    G : TriGraph or networkx.Graph
-        Not a multigraph.
-    nodes : node, container of nodes, or None
-    weight : str or None
-        Edge attribute holding the weight; edges without it weigh 1. Numbers
-        (Python's or NumPy's ints, floats, bools) are counted here in float64
-        (NetworkX computes NumPy float32 weights in float32: the results differ
-        in the last digits). Any other weight objects are left to NetworkX's own
-        ``clustering``, so that they give NetworkX's result or its TypeError.
-    algorithm, orientation, ordering, device : str, optional
-        Override ``nx.config.backends.tricount`` for this call.
-    as_frame : bool
-        Direct calls only: a frame of columns ``node`` and ``clustering`` (float64).
-
-    Returns
-    -------
-    dict or float
-        Coefficients keyed by node (a float, or the int 0 where a node has no
-        triangle); a single value for a single node.
-
-    Raises
-    ------
-    NetworkXNotImplemented
-        G is a multigraph.
-    ZeroDivisionError
-        Every weight is 0, as in NetworkX.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.clustering(nx.path_graph(3), backend="tricount")
-    {0: 0, 1: 0, 2: 0}
-    """
-    G = _as_trigraph(G, weight)
-    if G.multigraph:
-        raise nx.NetworkXNotImplemented(_MULTIGRAPH)
+    """The coefficients of the selected nodes
+    (:func:`~nx_tricount.quantities.per_vertex.clustering_coefficients`): unweighted,
+    weighted, directed (Fagiolo) and directed weighted; weights that are not all
+    numbers go to NetworkX's own ``clustering``."""
+    G = as_trigraph(G, ("multigraph",), **_weights(weight))
     if weight is not None and isinstance(G.edge_data.get(weight), list):
         # Weights that are not numbers (str, None, Decimal, Fraction, complex...):
         # whether they work, and what comes out, is NetworkX's Python arithmetic.
@@ -175,75 +128,28 @@ def average_clustering(
     ordering=None,
     device=None,
 ):
-    """Average clustering coefficient (NetworkX's ``average_clustering``).
-
-    Parameters
-    ----------
-    G : TriGraph or networkx.Graph
-    nodes : container of nodes, optional
-    weight : str or None
-    count_zeros : bool
-        If False, average only over nodes with a nonzero coefficient.
-    algorithm, orientation, ordering, device : str, optional
-        Override ``nx.config.backends.tricount`` for this call.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ZeroDivisionError
-        No node to average over (empty graph, ``nodes=[]``, or all zeros with
-        ``count_zeros=False``), as in NetworkX.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.average_clustering(nx.complete_graph(5), backend="tricount")
-    1.0
-    """
+    """The mean of the coefficients: of the array of every node's
+    (:func:`~nx_tricount.nxapi.node_selection.node_mean`), else of ``clustering``'s
+    dict, as NetworkX."""
     settings = dict(algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
-    G = _as_trigraph(G, weight)
-    # Every node, numeric weights: the coefficients' array, no dict (else clustering's rules).
-    if nodes is None and not G.multigraph and not isinstance(G.edge_data.get(weight), list):
+    G = as_trigraph(G, ("multigraph",), **_weights(weight))
+    if nodes is None and not isinstance(G.edge_data.get(weight), list):
         plan = _clustering_plan(G, weight, settings)
         ratio, _ = per_vertex.clustering_coefficients(G, plan, weight, slice(None))
         return node_mean(to_host(ratio), count_zeros)
-    c = clustering(G, nodes, weight, **settings).values()
+    c = clustering.implementation(G, nodes, weight, **settings).values()
     c = c if count_zeros else [v for v in c if abs(v) > 0]
     return sum(c) / len(c)  # Python's sum in NetworkX's order, as NetworkX
 
 
 @networkx_function
 def transitivity(G, *, algorithm=None, orientation=None, ordering=None, device=None):
-    """Transitivity ``3 * triangles / triads`` (NetworkX's ``transitivity``).
-
-    On a directed graph, NetworkX counts on successor sets: transitive triples
-    ``v->w, v->u, w->u`` over ordered successor pairs; so does this function:
-    with merge once per triangle of the arc pairs (oriented and ordered as
-    configured), with the other algorithms per arc of the successor lists.
-
-    Parameters
-    ----------
-    G : TriGraph or networkx.Graph
-        Not a multigraph.
-    algorithm, orientation, ordering, device : str, optional
-        Override ``nx.config.backends.tricount`` for this call.
-
-    Returns
-    -------
-    float, or the int 0 when G has no triangle
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.transitivity(nx.complete_graph(5), backend="tricount")
-    1.0
-    """
-    G = _as_trigraph(G)
-    if G.multigraph:
-        raise nx.NetworkXNotImplemented(_MULTIGRAPH)
+    """``3 * triangles / triads`` from the plan's totals
+    (:func:`~nx_tricount.quantities.per_vertex.transitivity_sums`); a directed
+    graph's transitive triples ``v->w, v->u, w->u`` over ordered successor pairs
+    (with merge once per triangle of the arc pairs, with the other algorithms per
+    arc of the successor lists)."""
+    G = as_trigraph(G, ("multigraph",))
     if G.n == 0:
         return 0
     plan = make_plan(
@@ -254,45 +160,101 @@ def transitivity(G, *, algorithm=None, orientation=None, ordering=None, device=N
 
 
 @networkx_function
-def from_pandas_edgelist(
-    df, source="source", target="target", edge_attr=None, create_using=None, edge_key=None
+def square_clustering(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None):
+    """``squares / potential`` (:func:`~nx_tricount.quantities.family.square_coefficients`)
+    with NetworkX's 2-hop terms: on neighbour lists, or on successor lists for a
+    directed graph (as NetworkX reads ``G._adj``); self-loops and parallel edges
+    do not count."""
+    G = as_trigraph(G)
+    selection = _selected(G, nodes)
+    ids = None if selection is None else selection.ids
+    ratio, defined = family.square_coefficients(G, _plan(G, algorithm, orientation, ordering, device), ids)
+    return per_node_result(G, selection, coefficient_values(ratio, defined))
+
+
+@networkx_function
+def generalized_degree(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None):
+    """Counters of ``{triangles on an edge: edges}`` from the per-edge counts
+    (:func:`~nx_tricount.quantities.family.triangle_multiplicities`); no zero
+    entries, an empty Counter for a node without edges."""
+    G = as_trigraph(G, ("directed", "multigraph"))
+    selection = _selected(G, nodes)
+    plan = _plan(G, algorithm, orientation, ordering, device)
+    vertex, multiplicity, edges = family.triangle_multiplicities(G, plan)
+    bounds = np.searchsorted(vertex, np.arange(G.n + 1)).tolist()
+    multiplicity, edges = multiplicity.tolist(), edges.tolist()
+
+    def degree(i):
+        lo, hi = bounds[i], bounds[i + 1]
+        return Counter(dict(zip(multiplicity[lo:hi], edges[lo:hi])))
+
+    if selection is None:
+        return {label: degree(i) for i, label in enumerate(G.label_list())}
+    if selection.single:
+        return degree(selection.ids[0])
+    return {key: degree(i) for key, i in zip(selection.keys, selection.ids)}
+
+
+@networkx_function
+def all_triangles(
+    G, nbunch=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False
 ):
-    """NetworkX's ``from_pandas_edgelist``, returning a ``TriGraph`` (also for cuDF).
+    """A generator of the triangles, listed in batches
+    (:func:`~nx_tricount.quantities.family.triangle_batches`), or one frame.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame, cudf.DataFrame, or a dict of columns
-    source, target, edge_attr, edge_key
-        As in :func:`networkx.from_pandas_edgelist`.
-    create_using : graph class or instance, optional
-        A class gives the TriGraph's kind (directed, multigraph). An instance is
-        cleared, filled and returned as NetworkX does (then the result is that
-        NetworkX graph, not a TriGraph: the frame is read by the backend, the
-        graph built by the instance's own methods).
-
-    Returns
-    -------
-    TriGraph, or ``create_using`` when it is a graph instance
-
-    Raises
-    ------
-    TypeError
-        ``create_using`` is neither a graph class nor a graph (NetworkX's error).
-    KeyError
-        ``source`` or ``target`` is not a column (as in NetworkX).
-    NetworkXError
-        An ``edge_attr`` or ``edge_key`` column is missing (as in NetworkX).
+    Each triple holds its nodes as NetworkX yields them: G's order; with
+    ``nbunch``, its members first, in its order (the first node is the member as
+    ``nbunch`` gives it), then their other neighbours, each at its last place in
+    the members' neighbour dicts read one after another: those of the NetworkX
+    graph (given, or converted by NetworkX's dispatcher), else those a TriGraph's
+    rows build (``to_networkx``). ``nbunch`` is read, and checked as NetworkX
+    does, at the first triple asked for.
     """
-    kind = nx.empty_graph(0, create_using)  # clears an instance, as NetworkX does
-    T = from_frame(
-        df,
-        source,
-        target,
-        edge_attr,
-        directed=kind.is_directed(),
-        multigraph=kind.is_multigraph(),
-        edge_key=edge_key,
-    )
-    if create_using is not None and not isinstance(create_using, type):
-        return to_networkx(T, into=kind)
-    return T
+    T = as_trigraph(G, ("directed",))
+    adjacency = G._adj if isinstance(G, nx.Graph) else T.networkx_adjacency
+    plan = _plan(T, algorithm, orientation, ordering, device)
+    if as_frame:
+        return _triangle_frame(T, nbunch, adjacency, plan)
+    return _triangles(T, nbunch, adjacency, plan)
+
+
+def _triangles(G, nbunch, adjacency, plan):
+    rank, members, firsts = _node_order(G, nbunch, adjacency)
+    names = _names(G)
+    first_names = firsts or names
+    for batch in family.triangle_batches(G, plan, rank, members):
+        u, v, w = to_host(batch)
+        yield from zip(first_names(u), names(v), names(w))
+
+
+def _node_order(G, nbunch, adjacency):
+    """``(rank, members, firsts)``: NetworkX's ``node_to_id`` (G's order, or
+    :func:`~nx_tricount.quantities.family.listing_rank` of ``nbunch``'s distinct
+    members), the members (None for all nodes), and for a ``nbunch`` the objects
+    to name each triple's first node with (a member's object from ``nbunch``)."""
+    if nbunch is None:
+        return np.arange(G.n, dtype=np.int64), None, None
+    keys, ids = _selected(G, nbunch).distinct()
+    ids = np.asarray(ids, dtype=np.int64)
+    rank, members = family.listing_rank(G, ids, adjacency)
+    firsts = np.fromiter(G.label_list(), dtype=object, count=G.n)
+    firsts[ids] = np.fromiter(keys, dtype=object, count=ids.size)
+    return rank, members, lambda found: firsts[found].tolist()
+
+
+def _triangle_frame(G, nbunch, adjacency, plan):
+    """The triangles of :func:`all_triangles` as one frame (``io.results``' rule)."""
+    rank, members, _ = _node_order(G, nbunch, adjacency)
+    batches = list(family.triangle_batches(G, plan, rank, members))
+    xp = module_of(batches[0]) if batches else np
+    found = xp.concatenate(batches, axis=1) if batches else np.zeros((3, 0), dtype=np.int64)
+    module = frame_module(G)
+    return build_frame(module, dict(zip("uvw", labels_of(G, module, list(found)))))
+
+
+def _names(G):
+    """Ids (a NumPy array) -> a list of their nodes."""
+    if G.labels is None:
+        return np.ndarray.tolist
+    table = np.fromiter(G.label_list(), dtype=object, count=G.n)
+    return lambda found: table[found].tolist()

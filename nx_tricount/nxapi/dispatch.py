@@ -4,7 +4,10 @@ Each is a :class:`NetworkXFunction`: a light object on
 :class:`~nx_tricount.nxapi.interface.BackendInterface` (and the package) that
 NetworkX asks ``should_run`` (:mod:`nx_tricount.nxapi.should_run`) without the
 engine; the module that implements it, with NumPy and numba, is imported at its
-first call (or the first look at its docstring or signature). The
+first call (or the first look at its signature). Its docstring is NetworkX's,
+followed by the backend's note (:mod:`nx_tricount.metadata.functions`, which
+NetworkX's own docstring shows too), and each call passes through the backend's
+one GPU-failure boundary (:func:`nx_tricount.gpu.errors.gpu_errors`). The
 implementations attach themselves with :func:`networkx_function`.
 :data:`REGISTERED` holds one per name of :data:`nx_tricount.metadata.catalog.FUNCTIONS`,
 which ``import networkx`` reads (tests/test_should_run.py checks that each has
@@ -15,22 +18,26 @@ import importlib
 import inspect
 import sys
 
-from . import should_run
+import networkx as nx
+
 from ..metadata.catalog import FUNCTIONS
+from ..metadata.functions import backend_section
+from . import should_run
 
 __all__ = ["REGISTERED", "IMPLEMENTED_IN", "STARTED", "NetworkXFunction", "networkx_function"]
 
-#: Function name -> the module of the package that implements it.
+#: Function name -> the module of the package that implements it, named after
+#: NetworkX's module that defines the function.
 IMPLEMENTED_IN = {
     "triangles": "cluster",
     "clustering": "cluster",
     "average_clustering": "cluster",
     "transitivity": "cluster",
-    "from_pandas_edgelist": "cluster",
-    "square_clustering": "triangle_family",
-    "generalized_degree": "triangle_family",
-    "all_triangles": "triangle_family",
-    "k_truss": "triangle_family",
+    "square_clustering": "cluster",
+    "generalized_degree": "cluster",
+    "all_triangles": "cluster",
+    "k_truss": "core",
+    "from_pandas_edgelist": "convert_matrix",
 }
 
 #: The functions that have been called in this process (their kernels are loaded).
@@ -38,13 +45,14 @@ STARTED = set()
 
 
 class NetworkXFunction:
-    # No class docstring: ``__doc__`` is the implementation's, a property (as on
-    # NetworkX's own dispatchable functions), so that help() shows the function.
+    # No class docstring: ``__doc__`` is a property (as on NetworkX's own
+    # dispatchable functions), so that help() shows the function's.
 
     def __init__(self, name, module):
         self.__name__ = self.__qualname__ = name
         self.__module__ = f"{__package__}.{module}"
         self._implementation = None
+        self._doc = None
 
     @property
     def implementation(self):
@@ -57,7 +65,11 @@ class NetworkXFunction:
 
     @property
     def __doc__(self):
-        return self.implementation.__doc__
+        """NetworkX's docstring of the function, then the backend's note."""
+        if self._doc is None:
+            networkx_doc = getattr(nx, self.__name__).orig_func.__doc__
+            self._doc = f"{networkx_doc.rstrip()}\n\n{backend_section(self.__name__)}\n"
+        return self._doc
 
     @property
     def __signature__(self):
@@ -72,8 +84,12 @@ class NetworkXFunction:
         return should_run.decide(self.__name__, args, kwargs, imported=imported, started=STARTED)
 
     def __call__(self, *args, **kwargs):
-        result = self.implementation(*args, **kwargs)
+        implementation = self.implementation
+        with _gpu_boundary(self.__name__):
+            result = implementation(*args, **kwargs)
         STARTED.add(self.__name__)
+        if inspect.isgenerator(result):  # all_triangles: the work goes on as it is read
+            return _read_within_boundary(self.__name__, result)
         return result
 
     def __get__(self, instance, owner=None):
@@ -88,6 +104,19 @@ class NetworkXFunction:
         return f"<function {self.__module__}.{self.__qualname__}>"
 
 
+def _gpu_boundary(name):
+    """The GPU-failure boundary of a call of function ``name``."""
+    from ..gpu.errors import gpu_errors  # here, not with this module: loading the backend stays light
+
+    return gpu_errors(f"computing nx.{name}")
+
+
+def _read_within_boundary(name, generator):
+    """Yield the items of ``generator``, a call's result, inside its boundary."""
+    with _gpu_boundary(name):
+        yield from generator
+
+
 #: Function name -> its :class:`NetworkXFunction`.
 REGISTERED = {name: NetworkXFunction(name, IMPLEMENTED_IN[name]) for name in FUNCTIONS}
 
@@ -97,7 +126,10 @@ def networkx_function(func):
     of the same name, and return that function (what the package exports).
 
     ``func`` takes NetworkX's parameters in NetworkX's order; the backend's
-    settings are keyword-only.
+    settings are keyword-only (:data:`nx_tricount.metadata.functions.SETTINGS`).
+    The function's docstring is NetworkX's with the note that
+    :data:`nx_tricount.metadata.functions.NOTES` declares for its name (where
+    ``get_info`` reads it too); ``func``'s own says how it is computed.
     """
     registered = REGISTERED[func.__name__]
     registered._implementation = func

@@ -1,13 +1,14 @@
 """Per-edge results of the direct API (not NetworkX functions: NetworkX has no
-per-edge triangle count, so these are called as ``nx_tricount.<name>`` only)."""
-
-import networkx as nx
+per-edge triangle count, so these are called as ``nx_tricount.<name>`` only).
+Not registered with NetworkX's dispatcher, each passes through the GPU-failure
+boundary itself."""
 
 from ..gpu.device import to_host
-from ..quantities.per_edge import triangles_per_edge
-from .cluster import _as_trigraph
-from ..planning.plan import make_plan
+from ..gpu.errors import gpu_errors
 from ..io.results import edge_frame
+from ..planning.plan import make_plan
+from ..quantities.per_edge import triangles_per_edge
+from .arguments import as_trigraph
 
 __all__ = ["edge_triangles"]
 
@@ -54,15 +55,12 @@ def edge_triangles(
     5       2       3          2
     6       3       4          0
     """
-    G = _as_trigraph(G)
-    if G.directed:
-        raise nx.NetworkXNotImplemented("not implemented for directed type")
-    plan = make_plan(
-        G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device
-    )
-    source, target, counts = triangles_per_edge(G, plan)
-    if as_frame:
-        return edge_frame(G, source, target, counts, "triangles")
-    labels = G.label_list()
-    ends = zip(to_host(source).tolist(), to_host(target).tolist())
-    return {(labels[u], labels[v]): t for (u, v), t in zip(ends, to_host(counts).tolist())}
+    with gpu_errors("computing nx_tricount.edge_triangles"):
+        G = as_trigraph(G, ("directed",))
+        plan = make_plan(G, algorithm=algorithm, orientation=orientation, ordering=ordering, device=device)
+        source, target, counts = triangles_per_edge(G, plan)
+        if as_frame:
+            return edge_frame(G, source, target, counts, "triangles")
+        labels = G.label_list()
+        ends = zip(to_host(source).tolist(), to_host(target).tolist())
+        return {(labels[u], labels[v]): t for (u, v), t in zip(ends, to_host(counts).tolist())}

@@ -50,8 +50,8 @@ class BackendInterface:
     @staticmethod
     def convert_to_nx(obj, *, name=None):
         """Turn a ``TriGraph`` into a NetworkX graph; pass every other result through."""
-        from ..io.convert import to_networkx
         from ..classes.graph import TriGraph
+        from ..io.convert import to_networkx
 
         if isinstance(obj, TriGraph):
             return to_networkx(obj)

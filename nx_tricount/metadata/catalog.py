@@ -196,9 +196,10 @@ SCALE_OUT = {
 
 #: The NetworkX functions the backend implements -> whether they count (and so
 #: take the counting settings as keywords) or build a graph.
-#: ``nx_tricount.nxapi.cluster`` registers each with ``@networkx_function``; ``_info``
-#: reads this table inside ``import networkx``, before that module may be imported,
-#: and tests/test_architecture.py checks that the two agree.
+#: The modules of ``nx_tricount.nxapi.dispatch.IMPLEMENTED_IN`` register each with
+#: ``@networkx_function``; ``metadata.info`` reads this table inside ``import networkx``,
+#: before those modules may be imported, and tests/test_architecture.py checks that
+#: the two agree.
 FUNCTIONS = {
     "triangles": "counts",
     "clustering": "counts",

@@ -15,8 +15,8 @@ import pytest
 from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triangles
 from graphs import cancelling_terms
 from nx_tricount.algorithms import count, merge, wedge, wedge_layout
-from nx_tricount.metadata.config import CHOICES
 from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import prepare_arcs, prepare_undirected
 
 pytestmark = pytest.mark.gpu
@@ -455,22 +455,23 @@ def test_memory_does_not_grow_across_calls():
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
 def test_memory_check_fires_before_counting(algorithm, monkeypatch):
     from nx_tricount.gpu import runtime as gpu
+    from nx_tricount.gpu.errors import GPUMemoryError
 
     cp = _cupy()
     src, dst = rmat_edges(10, seed=3, device="gpu")
     prepared = prepare_undirected(src, dst, 1 << 10, orientation="id", ordering="degree")
     monkeypatch.setattr(gpu, "free_memory", lambda: 1000)
-    with pytest.raises(gpu.GPUMemoryError, match=r"needs about [\d,]+ bytes.*device='cpu'"):
+    with pytest.raises(GPUMemoryError, match=r"needs about [\d,]+ bytes.*device='cpu'"):
         count(prepared, algorithm, "per_node", "gpu")
-    assert isinstance(gpu.GPUMemoryError("x"), MemoryError)
+    assert isinstance(GPUMemoryError("x"), MemoryError)
     cp.cuda.get_current_stream().synchronize()
 
 
-def test_cuda_errors_become_python_exceptions():
-    from nx_tricount.gpu import runtime as gpu
+def test_gpu_errors_become_python_exceptions():
+    from nx_tricount.gpu.errors import GPUKernelError, gpu_errors
 
     cp = _cupy()
-    with pytest.raises(gpu.GPUKernelError, match="CUDA error while testing"), gpu.cuda_errors("testing"):
+    with pytest.raises(GPUKernelError, match="CUDA error while testing"), gpu_errors("testing"):
         raise cp.cuda.runtime.CUDARuntimeError(700)
 
 

@@ -13,6 +13,7 @@ import pytest
 
 import nx_tricount
 from nx_tricount.gpu import runtime
+from nx_tricount.gpu.errors import GPUKernelError, GPUMemoryError
 from nx_tricount.io.generators import rmat_edges
 
 
@@ -79,7 +80,7 @@ def test_out_of_memory_in_any_step_is_the_backends_error(function):
     # Fail the first allocation, the last, and every one in between in steps: each
     # step of the call (preprocessing, counting, the result) meets one.
     for fail_at in sorted({1, counting.calls, *range(1, counting.calls, max(1, counting.calls // 12))}):
-        with pytest.raises(runtime.GPUMemoryError, match="device='cpu'"):
+        with pytest.raises(GPUMemoryError, match="device='cpu'"):
             run(_FailingAllocator(fail_at))
     # The pool serves the next call, which gives the CPU's answer.
     got = run(pool.malloc)
@@ -100,7 +101,7 @@ def test_a_failed_launch_is_the_backends_error_and_the_next_call_works(monkeypat
         return launch(kernel, items, args, **options)
 
     monkeypatch.setattr(runtime, "launch", oversized)
-    with pytest.raises(runtime.GPUKernelError, match="CUDA error while"):
+    with pytest.raises(GPUKernelError, match="CUDA error while"):
         nx_tricount.transitivity(G, device="gpu", algorithm="merge")
     monkeypatch.setattr(runtime, "launch", launch)
     expected = nx_tricount.transitivity(nx_tricount.from_edges(src, dst, n=1 << 12), device="cpu")

@@ -1,6 +1,6 @@
 """The kernels compiled ahead give what NVRTC's give: every algorithm and the
 triangle family, run once with NVRTC's kernels and once with fatbins nvcc built
-for the GPU here (nx_tricount/kernel_build.py), which every kernel must come
+for the GPU here (nx_tricount/gpu/kernel_build.py), which every kernel must come
 from; with them, a new process's first counts compile nothing. Run on a GPU
 machine (``pytest -m gpu``); needs nvcc."""
 
@@ -13,10 +13,10 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from nx_tricount.gpu import kernel_build, runtime
 from nx_tricount.algorithms import count
-from nx_tricount.metadata.config import CHOICES
+from nx_tricount.gpu import kernel_build, runtime
 from nx_tricount.io.generators import rmat_edges
+from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import prepare_undirected
 from subprocesses import run_python
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.classes import preparation
 from nx_tricount.algorithms import squares
 from nx_tricount.algorithms.counts import round_pairs, two_sum
+from nx_tricount.classes import preparation
 from nx_tricount.io.generators import rmat_edges
 from nx_tricount.preprocess import (
     directed_pairs,

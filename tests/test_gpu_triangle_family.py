@@ -9,8 +9,8 @@ import pytest
 
 import nx_tricount
 from conftest import DATASETS, load_edges
-from nx_tricount.classes import preparation
 from nx_tricount.algorithms import neighbourhoods, squares
+from nx_tricount.classes import preparation
 from nx_tricount.gpu.device import to_host
 from test_triangle_family import (
     ALL_CLASSES,

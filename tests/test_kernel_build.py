@@ -1,4 +1,4 @@
-"""The kernels compiled ahead (nx_tricount/kernel_build.py): nvcc's fatbins, the
+"""The kernels compiled ahead (nx_tricount/gpu/kernel_build.py): nvcc's fatbins, the
 choice of the code a GPU runs, and the rejection of fatbins of other sources.
 CPU tests: they need nvcc, not a GPU (tests/test_gpu_prebuilt.py loads them)."""
 

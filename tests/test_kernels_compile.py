@@ -11,8 +11,8 @@ KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 SOURCES = sorted(KERNELS.glob("*.cu"))
 
 #: The ``-D`` sets each file is compiled with: the default types, and for some the
-#: other types the GPU engine builds (nx_tricount/runtime.py). The variants
-#: compiled ahead at install time are nx_tricount/kernel_build.py's VARIANTS
+#: other types the GPU engine builds (nx_tricount/gpu/runtime.py). The variants
+#: compiled ahead at install time are nx_tricount/gpu/kernel_build.py's VARIANTS
 #: (tests/test_kernel_build.py).
 VARIANTS = {
     "wedge.cu": [[], ["-DVID=long long", "-DWEIGHT=long long", "-DEID=unsigned int"]],

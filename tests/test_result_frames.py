@@ -157,7 +157,9 @@ def test_edge_triangles_is_each_edges_support(name):
     assert list(zip(frame["source"], frame["target"])) == list(expected)
 
 
-@pytest.mark.parametrize("algorithm", [a for a in nx_tricount.metadata.config.CHOICES["algorithm"] if a != "auto"])
+@pytest.mark.parametrize(
+    "algorithm", [a for a in nx_tricount.metadata.config.CHOICES["algorithm"] if a != "auto"]
+)
 def test_edge_triangles_of_every_algorithm(algorithm):
     G = UNDIRECTED["rmat"]
     assert nx_tricount.edge_triangles(G, algorithm=algorithm, device="cpu") == edge_support(G)

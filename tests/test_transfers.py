@@ -1,4 +1,4 @@
-"""Staged copies between host memory and the GPU (``nx_tricount/transfers.py``):
+"""Staged copies between host memory and the GPU (``nx_tricount/gpu/transfers.py``):
 every byte arrives, whatever the size, dtype and layout."""
 
 import numpy as np

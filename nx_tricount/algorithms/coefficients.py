@@ -67,6 +67,5 @@ def _on_gpu(sums, degree, reciprocal):
     directed = reciprocal is not None
     arrays = [cupy.ascontiguousarray(a) for a in (sums, degree, reciprocal if directed else degree)]
     kernel = runtime.function("coefficients.cu", "clustering_coefficients", weight=sums.dtype)
-    with runtime.cuda_errors("computing the clustering coefficients"):
-        runtime.launch(kernel, n, (*arrays, np.int64(n), np.int32(directed), ratio, nonzero))
+    runtime.launch(kernel, n, (*arrays, np.int64(n), np.int32(directed), ratio, nonzero))
     return ratio, nonzero

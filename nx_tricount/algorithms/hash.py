@@ -211,10 +211,11 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     import cupy
 
     from ..gpu import runtime
+    from . import gpu_count
 
     p = prepared
     if block_degree is None:
-        block_degree = WEIGHTED_BLOCK_DEGREE if runtime.is_weighted(p, mode) else BLOCK_DEGREE
+        block_degree = WEIGHTED_BLOCK_DEGREE if gpu_count.is_weighted(p, mode) else BLOCK_DEGREE
     block_degree = int(block_degree)
     if block_degree < 2:
         raise ValueError(f"block_degree must be at least 2, got {block_degree}")
@@ -227,10 +228,9 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     eid = np.uint32 if p.m < 2**31 else np.int64
     eid_bytes = np.dtype(eid).itemsize
     runtime.check_memory(
-        runtime.output_bytes(p, mode) + 2 * vid_bytes * p.n, f"the {mode} output and task lists"
+        gpu_count.output_bytes(p, mode) + 2 * vid_bytes * p.n, f"the {mode} output and task lists"
     )
-    with runtime.cuda_errors("preparing the hash count"):
-        large, small, largest, entries = _task_lists(p, block_degree)
+    large, small, largest, entries = _task_lists(p, block_degree)
     heavy = entries >= HEAVY_TASK * max(1, large.size + small.size)
     buckets, block_levels, block_cached = _block_table(
         max(largest, block_degree), vid_bytes, eid_bytes
@@ -242,7 +242,7 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     warp_bytes = _warp_shared_bytes(warp_buckets, warp_cached, vid_bytes, eid_bytes)
     shared = max(block_bytes, warps * warp_bytes)
 
-    out, weighted = runtime.output(p, mode)
+    out, weighted = gpu_count.output(p, mode)
     weight = p.values.dtype if weighted else np.float64
     kernel = runtime.function(
         "hash.cu", runtime.entry("hash", mode, weighted), vid=p.indices.dtype, weight=weight,
@@ -269,22 +269,21 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
         grid * (scratch_stride * vid_bytes + positions_stride * 4) + terms_bytes,
         "the hash tables' global levels and the weighted terms",
     )
-    with runtime.cuda_errors("running the hash kernel"):
-        scratch = cupy.empty(max(1, grid * scratch_stride), dtype=p.indices.dtype)
-        positions = cupy.empty(max(1, grid * positions_stride), dtype=np.int32)
-        terms = cupy.zeros(max(1, grid * warps * terms_stride * 2), dtype=weight)
-        claimed = cupy.zeros(2, dtype=np.uint64)
-        if large.size or small.size:
-            runtime.launch(
-                kernel,
-                grid * GPU_THREADS,
-                (p.indptr, p.indices, large, np.int64(large.size), small, np.int64(small.size),
-                 claimed, np.int32(chunk), np.int32(buckets), np.int32(block_levels),
-                 np.int32(block_cached), np.int32(warp_buckets), np.int32(warp_levels),
-                 np.int32(warp_cached), scratch,
-                 np.int64(scratch_stride), positions, np.int64(positions_stride),
-                 terms, np.int64(terms_stride), runtime.kernel_values(p, weighted), out),
-                threads=GPU_THREADS,
-                shared_mem=shared,
-            )
-    return runtime.finish(out, mode, weighted)
+    scratch = cupy.empty(max(1, grid * scratch_stride), dtype=p.indices.dtype)
+    positions = cupy.empty(max(1, grid * positions_stride), dtype=np.int32)
+    terms = cupy.zeros(max(1, grid * warps * terms_stride * 2), dtype=weight)
+    claimed = cupy.zeros(2, dtype=np.uint64)
+    if large.size or small.size:
+        runtime.launch(
+            kernel,
+            grid * GPU_THREADS,
+            (p.indptr, p.indices, large, np.int64(large.size), small, np.int64(small.size),
+             claimed, np.int32(chunk), np.int32(buckets), np.int32(block_levels),
+             np.int32(block_cached), np.int32(warp_buckets), np.int32(warp_levels),
+             np.int32(warp_cached), scratch,
+             np.int64(scratch_stride), positions, np.int64(positions_stride),
+             terms, np.int64(terms_stride), gpu_count.kernel_values(p, weighted), out),
+            threads=GPU_THREADS,
+            shared_mem=shared,
+        )
+    return gpu_count.finish(out, mode, weighted)

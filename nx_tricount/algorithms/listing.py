@@ -81,9 +81,8 @@ def _list_gpu(prepared, lo, hi, offsets, slots):
     p = prepared
     kernel = runtime.function("listing.cu", "list_arcs", vid=p.indices.dtype)
     runtime.check_memory(3 * slots * p.indices.itemsize, "a batch of listed triangles")
-    with runtime.cuda_errors("listing triangles on the GPU"):
-        out = cupy.full((3, slots), -1, dtype=p.indices.dtype)
-        args = (p.indptr, p.indices, p.rows, np.int64(lo), np.int64(hi), offsets,
-                np.int64(slots), np.int32(p.ascending), out)
-        runtime.launch(kernel, hi - lo, args)
+    out = cupy.full((3, slots), -1, dtype=p.indices.dtype)
+    args = (p.indptr, p.indices, p.rows, np.int64(lo), np.int64(hi), offsets,
+            np.int64(slots), np.int32(p.ascending), out)
+    runtime.launch(kernel, hi - lo, args)
     return out

@@ -1,14 +1,9 @@
 """The CPU driver of the arc-intersection algorithms, as ``kernels/common.cu`` is
 on the GPU: merge, edge and bitmap run one task per oriented arc
 ``e = rows[e] -> indices[e]``, vertex one task per vertex ``u`` over its arcs, and
-each algorithm gives only its intersection of ``N+(u)`` and ``N+(v)``.
-
-An intersection is ``intersect(indices, i, i_end, j, j_end, e, u, v, values,
-weighted, mode, row) -> found``: it walks ``N+(u)`` over ``indices[i:i_end]`` and
-``N+(v)`` over ``indices[j:j_end]``, credits each triangle's third vertex (or its two
-other arcs) with ``accumulate.credit_triangle`` unless ``mode`` is TOTAL, and
-returns the number of triangles on the arc; the driver credits the arc's ends (or
-the arc) with ``accumulate.credit_arc``.
+each algorithm gives only its intersection of ``N+(u)`` and ``N+(v)``
+(:mod:`.intersections`, which credit the triangles' third vertices); the driver
+credits the arc's ends (or the arc) with ``accumulate.credit_arc``.
 
 The algorithm is an int code (:data:`MERGE`, :data:`SEARCH`, :data:`BITMAP`) that
 the task branches on. Each (loop, code) pair has a three-line parallel entry point
@@ -24,10 +19,8 @@ import numpy as np
 from numba import njit, prange
 
 from .accumulate import accumulate_per_thread, credit_arc
-from .bitmap import slice_intersection
 from .counts import TOTAL
-from .edge import search_intersection
-from .merge import merge_intersection
+from .intersections import merge_intersection, search_intersection, slice_intersection
 
 __all__ = ["MERGE", "SEARCH", "BITMAP", "count_arcs", "count_vertices"]
 

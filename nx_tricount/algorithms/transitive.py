@@ -56,7 +56,8 @@ def _total(indptr, indices, rows, ascending, states):
 
 
 def count_cpu(prepared):
-    """Transitive triples of ``prepared`` (a :func:`~nx_tricount.classes.preparation.directions_csr`), an int."""
+    """Transitive triples of ``prepared`` (a
+    :func:`~nx_tricount.classes.preparation.directions_csr`), an int."""
     p = prepared
     return int(_total(p.indptr, p.indices, p.rows, bool(p.ascending), p.values))
 
@@ -66,11 +67,11 @@ def count_gpu(prepared):
     import cupy
 
     from ..gpu import runtime
+    from . import gpu_count
 
     p = prepared
     out = cupy.zeros(1, dtype=np.uint64)
     kernel = runtime.function("transitive.cu", "transitive_total", vid=p.indices.dtype)
     args = (p.indptr, p.indices, p.rows, np.int64(p.m), np.int32(p.ascending), p.values, out)
-    with runtime.cuda_errors("running the transitive kernel"):
-        runtime.launch(kernel, p.m, args)
-    return runtime.finish(out, "total")
+    runtime.launch(kernel, p.m, args)
+    return gpu_count.finish(out, "total")

@@ -115,17 +115,16 @@ def _peel_gpu(prepared, sym_ptr, sym_nbr, sym_arc, support, threshold):
     p = prepared
     kernel = runtime.function("truss.cu", "truss_round", vid=p.indices.dtype)
     runtime.check_memory(10 * p.m, "the k-truss's arc states and frontiers")
-    with runtime.cuda_errors("peeling the k-truss on the GPU"):
-        state = cupy.zeros(p.m, dtype=np.uint8)
-        frontier = cupy.flatnonzero(support < threshold)
-        following = cupy.empty(p.m, dtype=np.int64)
-        size = cupy.zeros(1, dtype=np.uint64)
-        while frontier.size:
-            state[frontier] = FRONTIER
-            size.fill(0)
-            args = (sym_ptr, sym_nbr, sym_arc, p.rows, p.indices, frontier,
-                    np.int64(frontier.size), state, support, np.int64(threshold), following, size)
-            runtime.launch(kernel, 32 * int(frontier.size), args)
-            state[frontier] = REMOVED
-            frontier = following[: int(size.get()[0])].copy()
-        return state != REMOVED
+    state = cupy.zeros(p.m, dtype=np.uint8)
+    frontier = cupy.flatnonzero(support < threshold)
+    following = cupy.empty(p.m, dtype=np.int64)
+    size = cupy.zeros(1, dtype=np.uint64)
+    while frontier.size:
+        state[frontier] = FRONTIER
+        size.fill(0)
+        args = (sym_ptr, sym_nbr, sym_arc, p.rows, p.indices, frontier,
+                np.int64(frontier.size), state, support, np.int64(threshold), following, size)
+        runtime.launch(kernel, 32 * int(frontier.size), args)
+        state[frontier] = REMOVED
+        frontier = following[: int(size.get()[0])].copy()
+    return state != REMOVED

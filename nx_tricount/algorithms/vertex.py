@@ -22,8 +22,8 @@ def count_gpu(prepared, mode):
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
     """
-    from ..gpu import runtime
+    from . import gpu_count
 
     p = prepared
     id_oriented = np.int32(p.ascending)
-    return runtime.count(p, mode, "vertex", p.n, (p.indptr, p.indices, np.int64(p.n), id_oriented))
+    return gpu_count.count(p, mode, "vertex", p.n, (p.indptr, p.indices, np.int64(p.n), id_oriented))

@@ -3,12 +3,13 @@
 Each kernel file is loaded by ``cupy.RawModule`` at first use, once per process
 and per set of compile-time types (vertex id, arc value, position), and cached:
 from its fatbin compiled at install time where that fits the GPU and the sources
-(:mod:`.kernel_build`), else compiled by NVRTC. This module also holds what every
-GPU algorithm needs around a launch: the output array of a mode, the free-memory
-check made before any kernel runs, and turning CUDA failures into Python
-exceptions that say what failed.
+(:mod:`.kernel_build`), else compiled by NVRTC. This module also launches and
+times the kernels, says how many blocks of one the GPU runs at once, and checks
+the free memory before a count allocates. What a count does around its kernel
+(its output, its finish) is the algorithms' (``algorithms/gpu_count.py``); the
+errors it raises are :mod:`.errors`'.
 
-CuPy is imported here only, on first use, so the CPU engine never needs it.
+CuPy is imported on first use, so the CPU engine never needs it.
 """
 
 import contextlib
@@ -19,12 +20,11 @@ from importlib.resources import files
 import numpy as np
 
 from . import kernel_build
+from .errors import GPUMemoryError, gpu_errors
 
 __all__ = [
-    "GPUMemoryError", "GPUKernelError", "THREADS", "count", "function", "entry", "launch",
-    "resident_blocks", "output", "output_bytes", "kernel_values", "finish", "check_memory",
-    "free_memory", "cuda_errors", "gpu_failures", "kernel_timer", "kernel_ms", "PendingCount",
-    "is_weighted", "prebuilt_kernels"]
+    "THREADS", "function", "entry", "launch", "resident_blocks", "check_memory", "free_memory",
+    "kernel_timer", "kernel_ms", "prebuilt_kernels"]
 
 logger = logging.getLogger("nx_tricount")
 
@@ -42,52 +42,6 @@ _C_TYPES = {
     np.dtype(np.uint32): "unsigned int",
     np.dtype(np.float64): "double",
 }
-
-
-class GPUMemoryError(MemoryError):
-    """The working set of a count does not fit in the free GPU memory."""
-
-
-class GPUKernelError(RuntimeError):
-    """A kernel failed to compile, launch or run."""
-
-
-@contextlib.contextmanager
-def cuda_errors(what):
-    """Re-raise GPU failures inside the block as the backend's errors.
-
-    - CuPy running out of device memory (in any step: preprocessing, counting,
-      shaping the result) becomes :class:`GPUMemoryError`, after CuPy's cached
-      blocks are released, so the memory pool serves the next call.
-    - CUDA and compiler failures become :class:`GPUKernelError`. Errors that
-      leave the CUDA context usable (a bad launch) let the next call run; a fault
-      inside a kernel (an illegal address) leaves it unusable until the process
-      restarts, and the message says so.
-
-    Kernels run asynchronously: a fault shows up at the next synchronisation, so
-    the block should end with one (reading the result does).
-    """
-    import cupy
-
-    try:
-        yield
-    except GPUMemoryError:
-        raise
-    except MemoryError as exc:  # CuPy's OutOfMemoryError, or a Thrust sort's bad_alloc
-        cupy.get_default_memory_pool().free_all_blocks()
-        raise GPUMemoryError(
-            f"the GPU ran out of memory while {what} ({exc}); its cached memory was "
-            "released. Count on the CPU with device='cpu' (or "
-            "nx.config.backends.tricount.device = 'cpu'), or free GPU memory first"
-        ) from exc
-    except cupy.cuda.compiler.CompileException as exc:
-        raise GPUKernelError(f"compiling the kernels for {what} failed:\n{exc}") from exc
-    except (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError) as exc:
-        raise GPUKernelError(
-            f"CUDA error while {what}: {exc}. If it was a fault inside a kernel, the "
-            "GPU context is unusable until the process restarts; device='cpu' counts "
-            "on the CPU instead."
-        ) from exc
 
 
 @functools.cache
@@ -146,7 +100,7 @@ def _function(source, name, device_id, vid, weight, eid, defined):
     time, and a small count makes a dozen)."""
     c_eid = None if eid is None else _C_TYPES[np.dtype(eid)]
     macros = kernel_build.defines(_C_TYPES[np.dtype(vid)], _C_TYPES[np.dtype(weight)], c_eid, defined)
-    with cuda_errors(f"kernels/{source}"):
+    with gpu_errors(f"kernels/{source}"):
         return _module(source, device_id, macros).get_function(name)
 
 
@@ -201,37 +155,6 @@ def launch(kernel, items, args, *, threads=THREADS, shared_mem=0, grid=None):
     _timed_launches.append((start, end))
 
 
-class PendingCount:
-    """A count computed on the GPU, copied to pinned host memory behind the work
-    queued so far: reading it (``int()``) waits for that work only, not for what
-    is queued after it, so the host can go on queuing while the GPU catches up.
-
-    Parameters
-    ----------
-    counter : cupy array
-        One 64-bit integer, computed by the work queued before this call.
-    """
-
-    def __init__(self, counter):
-        import cupy
-
-        self._host = cupy.cuda.alloc_pinned_memory(8)
-        self._counter = counter  # alive until the copy has run
-        stream = cupy.cuda.get_current_stream()
-        cupy.cuda.runtime.memcpyAsync(
-            self._host.ptr, counter.data.ptr, 8, cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr
-        )
-        self._copied = stream.record()
-        self._value = None
-
-    def __int__(self):
-        if self._value is None:
-            self._copied.synchronize()
-            self._value = int(np.frombuffer(self._host, dtype=self._counter.dtype, count=1)[0])
-            self._host = self._counter = None
-        return self._value
-
-
 @functools.cache
 def _properties(device_id):
     """The CUDA device properties of ``device_id`` (a dict), read once."""
@@ -260,13 +183,6 @@ def resident_blocks(kernel, shared_mem, threads=THREADS):
     return max(1, per_multiprocessor) * props["multiProcessorCount"]
 
 
-def gpu_failures(device, what="counting triangles on the GPU"):
-    """:func:`cuda_errors` for a step on ``device`` (``"gpu"``); nothing on the CPU."""
-    if device == "gpu":
-        return cuda_errors(what)
-    return contextlib.nullcontext()
-
-
 def free_memory():
     """Bytes a new allocation can get: free device memory plus CuPy's pooled blocks."""
     import cupy
@@ -293,108 +209,3 @@ def check_memory(needed, what):
             f"({what}) but only {available:,} bytes are free; count on the CPU with "
             "device='cpu' (or nx.config.backends.tricount.device = 'cpu')"
         )
-
-
-def output(prepared, mode):
-    """The zeroed output array of ``mode`` and whether the count is weighted.
-
-    Returns
-    -------
-    out : cupy array
-        One uint64 counter (total), int64 per vertex or per arc, or for weighted
-        sums a (sum, compensation) pair of the values' dtype per vertex
-        (``add_value`` in ``kernels/common.cu``; :func:`finish` adds each pair).
-    weighted : bool
-    """
-    import cupy
-
-    weighted = is_weighted(prepared, mode)
-    if mode == "total":
-        return cupy.zeros(1, dtype=np.uint64), False
-    if weighted:
-        if prepared.values.dtype not in (np.float64, np.int64):
-            raise TypeError(
-                f"arc values must be float64 or int64 on the GPU, got {prepared.values.dtype}"
-            )
-        return cupy.zeros(2 * prepared.n, dtype=prepared.values.dtype), True
-    length = prepared.n if mode == "per_node" else prepared.m
-    return cupy.zeros(length, dtype=np.int64), False
-
-
-def is_weighted(prepared, mode):
-    """Whether ``mode`` on ``prepared`` sums arc-value products (weighted per node)."""
-    return prepared.values is not None and mode == "per_node"
-
-
-def output_bytes(prepared, mode):
-    """Bytes of :func:`output` for ``mode`` (for :func:`check_memory`)."""
-    if mode == "total":
-        return 8
-    if is_weighted(prepared, mode):
-        return 16 * prepared.n
-    return 8 * (prepared.m if mode == "per_edge" else prepared.n)
-
-
-def kernel_values(prepared, weighted):
-    """The values argument of a kernel: the arc values, or a one-element stand-in."""
-    import cupy
-
-    if weighted:
-        return prepared.values
-    return _values_stand_in(cupy.cuda.runtime.getDevice())
-
-
-@functools.cache
-def _values_stand_in(device_id):
-    """One zero, never read, made once per GPU (a new one per call slows a small count)."""
-    import cupy
-
-    with cupy.cuda.Device(device_id):
-        return cupy.zeros(1, dtype=np.float64)
-
-
-def finish(out, mode, weighted=False):
-    """The count as an int (total) or the output array, after checking for CUDA
-    errors; weighted, the ``(2, n)`` view of each vertex's sum and compensation."""
-    import cupy
-
-    with cuda_errors("counting triangles"):
-        if mode == "total":
-            return int(out.get()[0])  # the copy waits for the kernels: one round trip
-        cupy.cuda.get_current_stream().synchronize()
-    return out.reshape(-1, 2).T if weighted else out
-
-
-def count(prepared, mode, algorithm, items, args, *, waves=None):
-    """Count with ``kernels/<algorithm>.cu``, one thread per item.
-
-    The kernel takes ``(*args, values, out)``; this checks the memory of a per-vertex
-    or per-arc output (not of one counter: CuPy's error, in :func:`cuda_errors`, says
-    it), allocates it, launches, and returns what :func:`finish` returns.
-
-    Parameters
-    ----------
-    prepared : Prepared
-        Oriented CSR on the GPU.
-    mode : {"total", "per_node", "per_edge"}
-    algorithm : str
-        Kernel file stem and entry-point prefix (``"merge"``, ``"edge"``, ...).
-    items : int
-        Threads to launch (arcs or vertices).
-    args : tuple
-        The kernel's leading arguments (CSR arrays and numpy scalars).
-    waves : int, optional
-        For a kernel that loops over its items: at most this many times the
-        blocks the GPU holds at once.
-    """
-    if mode != "total":
-        check_memory(output_bytes(prepared, mode), f"the {mode} output")
-    out, weighted = output(prepared, mode)
-    weight = prepared.values.dtype if weighted else np.float64
-    kernel = function(
-        f"{algorithm}.cu", entry(algorithm, mode, weighted), vid=prepared.indices.dtype, weight=weight
-    )
-    grid = None if waves is None else waves * resident_blocks(kernel, 0)
-    with cuda_errors(f"running the {algorithm} kernel"):
-        launch(kernel, items, (*args, kernel_values(prepared, weighted), out), grid=grid)
-    return finish(out, mode, weighted)

@@ -1,4 +1,6 @@
-"""Large copies between host memory and the GPU, through pinned staging buffers.
+"""Copies between host memory and the GPU through pinned host memory: large
+arrays in slices through staging buffers, and one count read without waiting for
+the work queued after it (:class:`PendingCount`).
 
 A copy from or to pageable host memory runs far below the bus's speed: the
 driver stages it through a small buffer of its own, and a copy into a new NumPy
@@ -13,7 +15,7 @@ import threading
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["STAGED_MIN_BYTES", "STAGE_BYTES", "to_gpu", "to_cpu", "parallel_copy"]
+__all__ = ["STAGED_MIN_BYTES", "STAGE_BYTES", "to_gpu", "to_cpu", "parallel_copy", "PendingCount"]
 
 #: Arrays smaller than this are copied directly (staging costs more than it saves).
 STAGED_MIN_BYTES = 1 << 20
@@ -152,3 +154,34 @@ def to_cpu(array):
 def _drain(staging, target, b, start, stop):
     staging.wait(b)
     _copy(staging.buffers[b][: stop - start], target[start:stop])
+
+
+class PendingCount:
+    """A count computed on the GPU, copied to pinned host memory behind the work
+    queued so far: reading it (``int()``) waits for that work only, not for what
+    is queued after it, so the host can go on queuing while the GPU catches up.
+
+    Parameters
+    ----------
+    counter : cupy array
+        One 64-bit integer, computed by the work queued before this call.
+    """
+
+    def __init__(self, counter):
+        import cupy
+
+        self._host = cupy.cuda.alloc_pinned_memory(8)
+        self._counter = counter  # alive until the copy has run
+        stream = cupy.cuda.get_current_stream()
+        cupy.cuda.runtime.memcpyAsync(
+            self._host.ptr, counter.data.ptr, 8, cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr
+        )
+        self._copied = stream.record()
+        self._value = None
+
+    def __int__(self):
+        if self._value is None:
+            self._copied.synchronize()
+            self._value = int(np.frombuffer(self._host, dtype=self._counter.dtype, count=1)[0])
+            self._host = self._counter = None
+        return self._value

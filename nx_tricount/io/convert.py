@@ -14,8 +14,8 @@ from itertools import chain
 import networkx as nx
 import numpy as np
 
-from ..gpu.device import to_host
 from ..classes.graph import TriGraph
+from ..gpu.device import to_host
 
 __all__ = ["from_networkx", "to_networkx", "NUMBER_TYPES"]
 

@@ -5,8 +5,9 @@ import os
 
 import numpy as np
 
-from ..gpu.device import module_of
 from ..classes.graph import TriGraph
+from ..gpu.device import module_of
+from ..gpu.errors import gpu_errors
 from ..preprocess.ops import ops_for
 
 __all__ = ["from_edges"]
@@ -104,43 +105,45 @@ def from_edges(src, dst, *, n=None, directed=False, weight=None, weight_name="we
     >>> nx_tricount.transitivity(G)
     1.0
     """
-    xp = module_of(src)
-    if module_of(dst) is not xp:
-        raise TypeError("src and dst must be arrays of the same module (NumPy or CuPy)")
-    src, dst = xp.asarray(src), xp.asarray(dst)
-    for name, array in (("src", src), ("dst", dst)):
-        if array.ndim != 1:
-            raise ValueError(f"src and dst must be 1-D arrays, got {name} of shape {array.shape}")
-    if src.size != dst.size:
-        raise ValueError(
-            f"src and dst must be of equal length (one edge per position): src has {src.size} "
-            f"id{'s' * (src.size != 1)} and dst {dst.size}"
-        )
-    for name, array in (("src", src), ("dst", dst)):
-        if array.dtype.kind not in "iu":
-            raise TypeError(f"{name} must hold integer vertex ids, got dtype {array.dtype}")
-    smallest, largest = ops_for(src).id_range(src, dst) if src.size else (0, -1)
-    if smallest < 0:
-        raise ValueError(f"vertex ids must be non-negative, found {smallest}")
-    if largest > LARGEST_ID:
-        raise ValueError(
-            f"vertex id {largest} is too large: ids are int64, below 2**63; use "
-            "from_frame, which numbers any labels 0..n-1 by first appearance"
-        )
-    if src.dtype == np.uint64:  # ids below 2**63 fit int64 (uint64 with int64 is float64)
-        src, dst = src.astype(np.int64), dst.astype(np.int64)
-    n = _vertex_count(n, largest)
-    _check_memory(n)
-    edge_data = {}
-    if weight is not None:
-        weight = xp.asarray(weight)
-        if weight.ndim != 1:
-            raise ValueError(f"weight must be a 1-D array, one value per edge, got shape {weight.shape}")
-        if weight.size != src.size:
+    with gpu_errors("building a graph from edge arrays"):
+        xp = module_of(src)
+        if module_of(dst) is not xp:
+            raise TypeError("src and dst must be arrays of the same module (NumPy or CuPy)")
+        src, dst = xp.asarray(src), xp.asarray(dst)
+        for name, array in (("src", src), ("dst", dst)):
+            if array.ndim != 1:
+                raise ValueError(f"src and dst must be 1-D arrays, got {name} of shape {array.shape}")
+        if src.size != dst.size:
             raise ValueError(
-                f"weight must hold one value per edge: weight has {weight.size} values for {src.size} edges"
+                f"src and dst must be of equal length (one edge per position): src has {src.size} "
+                f"id{'s' * (src.size != 1)} and dst {dst.size}"
             )
-        if weight.dtype.kind not in "iufb":
-            raise ValueError(f"weight must be a numeric array, got dtype {weight.dtype}")
-        edge_data[weight_name] = weight
-    return TriGraph(src, dst, n, directed=directed, edge_data=edge_data)
+        for name, array in (("src", src), ("dst", dst)):
+            if array.dtype.kind not in "iu":
+                raise TypeError(f"{name} must hold integer vertex ids, got dtype {array.dtype}")
+        smallest, largest = ops_for(src).id_range(src, dst) if src.size else (0, -1)
+        if smallest < 0:
+            raise ValueError(f"vertex ids must be non-negative, found {smallest}")
+        if largest > LARGEST_ID:
+            raise ValueError(
+                f"vertex id {largest} is too large: ids are int64, below 2**63; use "
+                "from_frame, which numbers any labels 0..n-1 by first appearance"
+            )
+        if src.dtype == np.uint64:  # ids below 2**63 fit int64 (uint64 with int64 is float64)
+            src, dst = src.astype(np.int64), dst.astype(np.int64)
+        n = _vertex_count(n, largest)
+        _check_memory(n)
+        edge_data = {}
+        if weight is not None:
+            weight = xp.asarray(weight)
+            if weight.ndim != 1:
+                raise ValueError(f"weight must be a 1-D array, one value per edge, got shape {weight.shape}")
+            if weight.size != src.size:
+                raise ValueError(
+                    f"weight must hold one value per edge: weight has {weight.size} values for "
+                    f"{src.size} edges"
+                )
+            if weight.dtype.kind not in "iufb":
+                raise ValueError(f"weight must be a numeric array, got dtype {weight.dtype}")
+            edge_data[weight_name] = weight
+        return TriGraph(src, dst, n, directed=directed, edge_data=edge_data)

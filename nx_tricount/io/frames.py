@@ -16,12 +16,12 @@ import sys
 import networkx as nx
 import numpy as np
 
-from .convert import NUMBER_TYPES
-from ..gpu.device import module_of
-from .edge_arrays import LARGEST_ID
 from ..classes.graph import TriGraph
 from ..classes.labels import cudf_first_appearance_ids, first_appearance_ids, is_cudf
-from ..gpu.runtime import cuda_errors
+from ..gpu.device import module_of
+from ..gpu.errors import gpu_errors
+from .convert import NUMBER_TYPES
+from .edge_arrays import LARGEST_ID
 
 __all__ = ["from_frame"]
 
@@ -150,10 +150,9 @@ def _numbered(src, dst):
             src, dst = src.astype(object), dst.astype(object)
         return first_appearance_ids(src, dst)
     src, dst = _common_gpu_dtype(src, dst)
-    with cuda_errors("numbering the frame's nodes on the GPU"):
-        if is_cudf(src):
-            return cudf_first_appearance_ids(src, dst)
-        return first_appearance_ids(src, dst)
+    if is_cudf(src):
+        return cudf_first_appearance_ids(src, dst)
+    return first_appearance_ids(src, dst)
 
 
 def _common_gpu_dtype(src, dst):
@@ -238,50 +237,51 @@ def from_frame(
     >>> nx_tricount.triangles(G)
     {'a': 1, 'b': 1, 'c': 1}
     """
-    df = _unproxied(df)
-    src, dst = _column(df, source, "source"), _column(df, target, "target")
-    reserved = [source, target] + ([edge_key] if multigraph and edge_key is not None else [])
-    if edge_attr is None:
-        names = []
-    elif edge_attr is True:
-        names = [c for c in df.columns if c not in reserved]
-    elif isinstance(edge_attr, (list, tuple)):
-        names = list(edge_attr)
-    else:
-        names = [edge_attr]
-    if edge_attr is not None and not names:
-        raise nx.NetworkXError(f"Invalid edge_attr argument: No columns found with name: {names}")
-    edge_data = {}
-    for name in names:
-        try:
-            values = df[name]
-        except (KeyError, TypeError) as err:
-            raise nx.NetworkXError(
-                f"Invalid edge_attr argument: {edge_attr}; no column {name!r} in the frame"
-            ) from err
-        edge_data[name] = _attribute(values)
-    edge_keys = None
-    if multigraph and edge_key is not None:
-        try:
-            keys = df[edge_key]
-        except (KeyError, TypeError) as err:
-            if edge_attr is None:  # NetworkX reads the column unguarded then
-                raise
-            raise nx.NetworkXError(f"Invalid edge_key argument: {edge_key}") from err
-        edge_keys = list(keys.to_pandas() if is_cudf(keys) else keys)
-    _equal_lengths(
-        [(source, src), (target, dst), *edge_data.items()]
-        + ([(edge_key, edge_keys)] if edge_keys is not None else [])
-    )
-    src_ids, dst_ids, labels = _numbered(src, dst)
-    n = len(labels)
-    return TriGraph(
-        src_ids,
-        dst_ids,
-        n,
-        labels=labels,
-        directed=directed,
-        multigraph=multigraph,
-        edge_data=edge_data,
-        edge_keys=edge_keys,
-    )
+    with gpu_errors("building a graph from an edge frame"):
+        df = _unproxied(df)
+        src, dst = _column(df, source, "source"), _column(df, target, "target")
+        reserved = [source, target] + ([edge_key] if multigraph and edge_key is not None else [])
+        if edge_attr is None:
+            names = []
+        elif edge_attr is True:
+            names = [c for c in df.columns if c not in reserved]
+        elif isinstance(edge_attr, (list, tuple)):
+            names = list(edge_attr)
+        else:
+            names = [edge_attr]
+        if edge_attr is not None and not names:
+            raise nx.NetworkXError(f"Invalid edge_attr argument: No columns found with name: {names}")
+        edge_data = {}
+        for name in names:
+            try:
+                values = df[name]
+            except (KeyError, TypeError) as err:
+                raise nx.NetworkXError(
+                    f"Invalid edge_attr argument: {edge_attr}; no column {name!r} in the frame"
+                ) from err
+            edge_data[name] = _attribute(values)
+        edge_keys = None
+        if multigraph and edge_key is not None:
+            try:
+                keys = df[edge_key]
+            except (KeyError, TypeError) as err:
+                if edge_attr is None:  # NetworkX reads the column unguarded then
+                    raise
+                raise nx.NetworkXError(f"Invalid edge_key argument: {edge_key}") from err
+            edge_keys = list(keys.to_pandas() if is_cudf(keys) else keys)
+        _equal_lengths(
+            [(source, src), (target, dst), *edge_data.items()]
+            + ([(edge_key, edge_keys)] if edge_keys is not None else [])
+        )
+        src_ids, dst_ids, labels = _numbered(src, dst)
+        n = len(labels)
+        return TriGraph(
+            src_ids,
+            dst_ids,
+            n,
+            labels=labels,
+            directed=directed,
+            multigraph=multigraph,
+            edge_data=edge_data,
+            edge_keys=edge_keys,
+        )

@@ -9,8 +9,8 @@ by the ids of the rows, never looked up node by node.
 
 import numpy as np
 
-from ..gpu.device import module_of, to_host
 from ..classes.labels import gather, host_labels, is_cudf
+from ..gpu.device import module_of, to_host
 
 __all__ = ["node_frame", "edge_frame", "build_frame", "frame_module", "label_array", "labels_of"]
 

@@ -31,7 +31,7 @@ def csr_from_keys(keys, n, dtype, values=None, arcs=None):
     ``arcs`` says how many keys are arcs (default all; the others are
     ``SENTINEL``, as :func:`~.host_ops.oriented_keys` may give them, never with
     ``values``). It is read with ``int()`` only once the sort and the CSR are
-    queued: on the GPU it may be a :class:`~nx_tricount.gpu.runtime.PendingCount`."""
+    queued: on the GPU it may be a :class:`~nx_tricount.gpu.transfers.PendingCount`."""
     ops = ops_for(keys)
     keys, values = ops.sorted_keys(keys, values)
     arcs = keys.size if arcs is None else arcs

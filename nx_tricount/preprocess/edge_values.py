@@ -17,8 +17,9 @@ import numpy as np
 
 from ..gpu.device import module_of
 from . import gpu_values
+from .dedup import unique_keys
 from .ops import ops_for
-from .simplify import simplify_directed, unique_keys
+from .simplify import simplify_directed
 
 __all__ = [
     "ArcPairs", "max_edge_value", "normalised_values", "directed_pairs", "pair_directions",

@@ -12,13 +12,13 @@ in :mod:`nx_tricount.gpu.runtime`.
 """
 
 import functools
+import sys
 
 import numpy as np
 
 from . import host_ops
+from .dedup import SENTINEL, SimpleGraph, deduplicated, index_dtype  # noqa: F401  (SENTINEL: of the seam)
 from .gpu_rows import compact_kept, ids_of, launch, loop_free, sorted_copy, values_by_key
-from .host_ops import SENTINEL  # noqa: F401  (the seam: ops.SENTINEL on either device)
-from .simplify import SimpleGraph, index_dtype, simplified
 
 __all__ = [*host_ops.__all__, "KeptKeysGraph"]
 
@@ -164,7 +164,7 @@ def pair_sum(degree):
 def csr_of_sorted_keys(keys, n, dtype, arcs):
     """The CSR of sorted arc keys, of which the first ``arcs`` are arcs and the
     rest :data:`SENTINEL`: one launch of ``kernels/csr.cu``. ``arcs`` may be a
-    :class:`~nx_tricount.gpu.runtime.PendingCount`, read after the launch.
+    :class:`~nx_tricount.gpu.transfers.PendingCount`, read after the launch.
 
     Returns
     -------
@@ -231,7 +231,7 @@ def deduplicate(src, dst, n, *, values=None, unique=False):
     if unique and (values is None or values.itemsize == 8):
         return loop_free(src, dst, n, values)
     if values is not None or unique:
-        return simplified(src, dst, n, values=values, unique=unique)
+        return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
     keys = edge_keys(src, dst, n)
     keys.sort()  # in place: cupy.sort would copy them first
     kept, degree, count = _distinct_and_degrees(keys, n)
@@ -239,7 +239,7 @@ def deduplicate(src, dst, n, *, values=None, unique=False):
 
 
 class KeptKeysGraph(SimpleGraph):
-    """A :class:`~.simplify.SimpleGraph` on the GPU before its deduplication's
+    """A :class:`~.dedup.SimpleGraph` on the GPU before its deduplication's
     compaction; ``lo`` and ``hi`` are compacted when first read, and
     :func:`oriented_keys` reads the sorted keys directly.
 
@@ -249,7 +249,7 @@ class KeptKeysGraph(SimpleGraph):
         :func:`edge_keys` of every row of the edge list, sorted.
     kept : bool array
         Which of ``keys`` are the distinct edges.
-    count : :class:`~nx_tricount.gpu.runtime.PendingCount`
+    count : :class:`~nx_tricount.gpu.transfers.PendingCount`
         The number of edges, which ``int()`` (and :attr:`m`) waits for.
     """
 
@@ -291,12 +291,12 @@ def _distinct_and_degrees(keys, n):
     kept : bool array
         True at the last key of each run of equal keys, unless :data:`SENTINEL`.
     degree : int64 array
-    count : :class:`~nx_tricount.gpu.runtime.PendingCount`
+    count : :class:`~nx_tricount.gpu.transfers.PendingCount`
         The number of distinct keys.
     """
     import cupy
 
-    from ..gpu import runtime
+    from ..gpu import runtime, transfers
 
     m = keys.size
     degree = cupy.zeros(n, dtype=np.uint64)
@@ -305,7 +305,7 @@ def _distinct_and_degrees(keys, n):
     if m:
         distinct = runtime.function("distinct.cu", "distinct_edges")
         runtime.launch(distinct, m, (keys, np.int64(m), np.int64(n), kept, degree, counter))
-    return kept, degree.view(np.int64), runtime.PendingCount(counter)
+    return kept, degree.view(np.int64), transfers.PendingCount(counter)
 
 
 def scatter_add(target, index, values):

@@ -14,7 +14,7 @@ are; others are converted to int64 first, by CuPy. CuPy is imported on first use
 
 import numpy as np
 
-from .simplify import SimpleGraph, index_dtype
+from .dedup import SimpleGraph, index_dtype
 
 __all__ = [
     "SCAN_BLOCKS", "launch", "launch_scan", "ids_of", "scan_chunks", "sorted_copy",
@@ -77,7 +77,7 @@ def sorted_copy(keys):
 def values_by_key(keys, values, ordered):
     """``values`` (8-byte) moved where their ``keys`` are in ``ordered``
     (:func:`sorted_copy` of ``keys``), in one launch; each key that is not
-    :data:`~.host_ops.SENTINEL` must be there once."""
+    :data:`~.dedup.SENTINEL` must be there once."""
     import cupy
 
     keys, values = cupy.ascontiguousarray(keys), cupy.ascontiguousarray(values)
@@ -87,7 +87,7 @@ def values_by_key(keys, values, ordered):
 
 
 def loop_free(src, dst, n, values=None):
-    """The :class:`~.simplify.SimpleGraph` of the rows of a graph whose edges are
+    """The :class:`~.dedup.SimpleGraph` of the rows of a graph whose edges are
     distinct: the rows that are no self-loop, in their order, as ``lo = min`` and
     ``hi = max`` of ids of :func:`~.simplify.index_dtype`, their values (8-byte, or
     None) and the degrees; one synchronisation (reading the number of edges)."""

@@ -6,11 +6,12 @@ Pairs of vertex ids pack into int64 keys that sort like ``(a, b)``:
 than a division), else ``a * n + b`` (exact while ``n**2 < 2**63``).
 """
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 
-from .csr import row_pointers
-from .simplify import simplified
+from .dedup import SENTINEL, deduplicated
 
 __all__ = [
     "SENTINEL",
@@ -28,9 +29,6 @@ __all__ = [
     "scatter_add",
     "id_range",
 ]
-
-#: The key of a self-loop, or of a row that is not an arc: sorts after every real key.
-SENTINEL = np.iinfo(np.int64).max
 
 
 def edge_keys(src, dst, n):
@@ -156,7 +154,9 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
     indices, rows : arrays of ``dtype``
     """
     rows, indices = unpack_keys(keys[: int(arcs)], n, dtype)
-    return row_pointers(rows, n), indices, rows
+    # csr.row_pointers, in NumPy: the CSR step stands above the seam, not below it.
+    indptr = np.searchsorted(rows, np.arange(n + 1, dtype=rows.dtype)).astype(np.int64, copy=False)
+    return indptr, indices, rows
 
 
 def sorted_keys(keys, values=None):
@@ -196,10 +196,11 @@ def oriented_keys(how, simple, rank=None):
 
 
 def deduplicate(src, dst, n, *, values=None, unique=False):
-    """The :class:`~.simplify.SimpleGraph` of an edge list (duplicates and
+    """The :class:`~.dedup.SimpleGraph` of an edge list (duplicates and
     self-loops dropped, ``lo`` sorted unless ``unique``; see
-    :func:`~.simplify.simple_graph`)."""
-    return simplified(src, dst, n, values=values, unique=unique)
+    :func:`~.simplify.simple_graph`): :func:`~.dedup.deduplicated` with this
+    module's primitives."""
+    return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
 
 
 def scatter_add(target, index, values):

@@ -19,8 +19,8 @@ their directions, so the orientation stays acyclic):
 See docs/algorithms.md, 'Preprocessing'.
 """
 
-from ..metadata import catalog
 from ..gpu.device import module_of, to_host
+from ..metadata import catalog
 from .a_order import a_order
 from .collective import collective_order
 from .ops import ops_for

@@ -8,8 +8,8 @@ doubling degree threshold, which evens the out-degrees out further
 (:mod:`.a_direction`). See docs/algorithms.md, 'Preprocessing'.
 """
 
-from ..metadata import catalog
 from ..gpu.device import module_of
+from ..metadata import catalog
 from .a_direction import a_direction
 from .ops import ops_for
 from .ordering import relabel

@@ -26,11 +26,11 @@ gathered in another order (prepared in chunks) are sorted per task.
 
 from dataclasses import dataclass
 
-from ..metadata.catalog import PARTITIONINGS
 from ..gpu.device import module_of, to_host, to_module
+from ..metadata.catalog import PARTITIONINGS
+from .dedup import index_dtype
 from .ops import ops_for
 from .prepare import Prepared
-from .simplify import index_dtype
 
 __all__ = [
     "VertexClasses",

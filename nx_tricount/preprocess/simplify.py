@@ -1,59 +1,20 @@
 """Dedup and self-loop removal: any edge list becomes a simple graph
-(:class:`SimpleGraph`), what every preprocessing starts from.
-
-Duplicates are found by sorting 64-bit packed keys of ``(a, b)``; self-loops get
-a key that sorts last (:data:`~.host_ops.SENTINEL`) and leave with the
-duplicates, so one compaction does both. Where an edge repeats with values, the
-last occurrence wins, as when NetworkX adds the same edge twice. See
-docs/algorithms.md, 'Preprocessing'.
+(:class:`~.dedup.SimpleGraph`), what every preprocessing starts from, on the
+primitives of the arrays' device (:func:`.ops.ops_for`); :mod:`.dedup` has how.
 """
 
-import numpy as np
-
 from ..gpu.device import module_of
+from .dedup import SENTINEL, SimpleGraph, distinct_edges, index_dtype, unique_keys
 from .ops import ops_for
 
+# SimpleGraph and index_dtype are :mod:`.dedup`'s, named here beside the step that makes one.
 __all__ = [
     "SimpleGraph",
     "index_dtype",
     "simple_graph",
-    "simplified",
     "simplify_undirected",
     "simplify_directed",
-    "unique_keys",
 ]
-
-
-def index_dtype(n):
-    """Narrowest vertex-id dtype for ``n`` vertices (int32 halves memory traffic)."""
-    return np.int32 if n < 2**31 else np.int64
-
-
-class SimpleGraph:
-    """A simple undirected graph.
-
-    Attributes
-    ----------
-    n : int
-        Number of vertices.
-    lo, hi : arrays
-        Each undirected edge once, ``lo < hi`` (ids of the narrowest dtype for ``n``).
-    degree : array
-        Degree of every vertex (int64).
-    values : array or None
-        One value per edge, aligned with ``lo, hi``.
-    """
-
-    def __init__(self, n, lo, hi, degree, values=None):
-        self.n = n
-        self.lo, self.hi = lo, hi
-        self.degree = degree
-        self.values = values
-
-    @property
-    def m(self):
-        """Number of edges."""
-        return int(self.lo.size)
 
 
 def simple_graph(src, dst, n, *, values=None, unique=False):
@@ -79,76 +40,10 @@ def simple_graph(src, dst, n, *, values=None, unique=False):
     return ops_for(src).deduplicate(src, dst, n, values=values, unique=unique)
 
 
-def simplified(src, dst, n, *, values=None, unique=False):
-    """:func:`simple_graph` by :func:`simplify_undirected`, in any array module."""
-    lo, hi, values = simplify_undirected(
-        src, dst, n, values, index_dtype=index_dtype(n), unique=unique
-    )
-    degree = ops_for(lo).endpoint_counts(lo, hi, n, a_sorted=not unique)
-    return SimpleGraph(n, lo, hi, degree, values)
-
-
-def unique_keys(keys, values):
-    """Sorted unique keys without :data:`~.host_ops.SENTINEL`, with the value of
-    each key's last occurrence."""
-    xp = module_of(keys)
-    if values is None:
-        keys = xp.sort(keys)
-    else:
-        order = xp.argsort(keys, kind="stable")
-        keys = keys[order]
-        values = values[order]
-    if keys.size == 0:
-        return keys, values
-    last = xp.empty(keys.size, dtype=bool)
-    last[-1] = True
-    xp.not_equal(keys[1:], keys[:-1], out=last[:-1])
-    last &= keys != ops_for(keys).SENTINEL
-    keys = keys[last]
-    if values is not None:
-        values = values[last]
-    return keys, values
-
-
 def simplify_undirected(src, dst, n, values=None, index_dtype=None, unique=False):
-    """Return the simple undirected graph of an edge list.
-
-    Parameters
-    ----------
-    src, dst : integer arrays
-        Endpoints, ids in ``0..n-1``; each edge may appear in one or both
-        directions, any number of times.
-    n : int
-        Number of vertices.
-    values : array, optional
-        One value per edge; the last occurrence of an edge wins.
-    index_dtype : dtype, optional
-        Dtype of the returned ids (defaults to ``src.dtype``).
-    unique : bool
-        The caller guarantees each undirected edge appears once (as in a
-        NetworkX graph): only self-loops are dropped, without the sort.
-
-    Returns
-    -------
-    lo, hi : arrays
-        Each undirected edge once, ``lo < hi``, sorted by ``(lo, hi)`` unless
-        ``unique``.
-    values : array or None
-        The edges' values, aligned with ``lo, hi``.
-    """
-    xp = module_of(src)
-    ops = ops_for(src)
-    index_dtype = index_dtype or src.dtype
-    if unique:
-        keep = xp.flatnonzero(src != dst)  # one compaction for both arrays
-        src, dst = src[keep], dst[keep]
-        if values is not None:
-            values = values[keep]
-        lo, hi = xp.minimum(src, dst), xp.maximum(src, dst)
-        return lo.astype(index_dtype), hi.astype(index_dtype), values
-    keys, values = unique_keys(ops.edge_keys(src, dst, n), values)
-    lo, hi = ops.unpack_keys(keys, n, index_dtype)
-    return lo, hi, values
+    """Each undirected edge of an edge list once, ``lo < hi``: :func:`.dedup.distinct_edges`
+    (same parameters but ``ops``, same returns) with the primitives of the arrays' device."""
+    return distinct_edges(ops_for(src), src, dst, n, values, index_dtype, unique)
 
 
 def simplify_directed(src, dst, n, values=None, index_dtype=None):
@@ -160,7 +55,7 @@ def simplify_directed(src, dst, n, values=None, index_dtype=None):
     xp = module_of(src)
     ops = ops_for(src)
     index_dtype = index_dtype or src.dtype
-    keys = xp.where(src != dst, ops.packed_keys(src, dst, n), ops.SENTINEL)
+    keys = xp.where(src != dst, ops.packed_keys(src, dst, n), SENTINEL)
     keys, values = unique_keys(keys, values)
     src, dst = ops.unpack_keys(keys, n, index_dtype)
     return src, dst, values

@@ -23,11 +23,10 @@ A-order, TRUST's) are prepared whole in host memory instead.
 import numpy as np
 
 from ..gpu.device import array_module, module_of, to_host, to_module
-from .host_ops import SENTINEL
+from .dedup import SENTINEL, SimpleGraph, index_dtype
 from .ops import ops_for
 from .ordering import relabel, vertex_order
 from .partition import Partition, VertexClasses
-from .simplify import SimpleGraph, index_dtype
 
 __all__ = [
     "PartitionedGraph",

@@ -1,0 +1,120 @@
+"""What every GPU algorithm does around its kernel: the output array of a mode,
+the values argument, one launch of a kernel of ``kernels/<algorithm>.cu`` per
+item, and the count read back from the output.
+
+The kernels themselves are loaded and launched by :mod:`nx_tricount.gpu.runtime`;
+CuPy is imported on first use, so the CPU engine never needs it.
+"""
+
+import functools
+
+import numpy as np
+
+from ..gpu import runtime
+
+__all__ = ["count", "output", "is_weighted", "output_bytes", "kernel_values", "finish"]
+
+
+def output(prepared, mode):
+    """The zeroed output array of ``mode`` and whether the count is weighted.
+
+    Returns
+    -------
+    out : cupy array
+        One uint64 counter (total), int64 per vertex or per arc, or for weighted
+        sums a (sum, compensation) pair of the values' dtype per vertex
+        (``add_value`` in ``kernels/common.cu``; :func:`finish` adds each pair).
+    weighted : bool
+    """
+    import cupy
+
+    weighted = is_weighted(prepared, mode)
+    if mode == "total":
+        return cupy.zeros(1, dtype=np.uint64), False
+    if weighted:
+        if prepared.values.dtype not in (np.float64, np.int64):
+            raise TypeError(
+                f"arc values must be float64 or int64 on the GPU, got {prepared.values.dtype}"
+            )
+        return cupy.zeros(2 * prepared.n, dtype=prepared.values.dtype), True
+    length = prepared.n if mode == "per_node" else prepared.m
+    return cupy.zeros(length, dtype=np.int64), False
+
+
+def is_weighted(prepared, mode):
+    """Whether ``mode`` on ``prepared`` sums arc-value products (weighted per node)."""
+    return prepared.values is not None and mode == "per_node"
+
+
+def output_bytes(prepared, mode):
+    """Bytes of :func:`output` for ``mode`` (for ``runtime.check_memory``)."""
+    if mode == "total":
+        return 8
+    if is_weighted(prepared, mode):
+        return 16 * prepared.n
+    return 8 * (prepared.m if mode == "per_edge" else prepared.n)
+
+
+def kernel_values(prepared, weighted):
+    """The values argument of a kernel: the arc values, or a one-element stand-in."""
+    import cupy
+
+    if weighted:
+        return prepared.values
+    return _values_stand_in(cupy.cuda.runtime.getDevice())
+
+
+@functools.cache
+def _values_stand_in(device_id):
+    """One zero, never read, made once per GPU (a new one per call slows a small count)."""
+    import cupy
+
+    with cupy.cuda.Device(device_id):
+        return cupy.zeros(1, dtype=np.float64)
+
+
+def finish(out, mode, weighted=False):
+    """The count as an int (total) or the output array, once the kernels queued
+    before it have run (a fault inside one surfaces here); weighted, the ``(2, n)``
+    view of each vertex's sum and compensation."""
+    import cupy
+
+    if mode == "total":
+        return int(out.get()[0])  # the copy waits for the kernels: one round trip
+    cupy.cuda.get_current_stream().synchronize()
+    return out.reshape(-1, 2).T if weighted else out
+
+
+def count(prepared, mode, algorithm, items, args, *, waves=None):
+    """Count with ``kernels/<algorithm>.cu``, one thread per item.
+
+    The kernel takes ``(*args, values, out)``; this checks the memory of a per-vertex
+    or per-arc output (not of one counter: CuPy's own out-of-memory error says it),
+    allocates it, launches, and returns what :func:`finish` returns.
+
+    Parameters
+    ----------
+    prepared : Prepared
+        Oriented CSR on the GPU.
+    mode : {"total", "per_node", "per_edge"}
+    algorithm : str
+        Kernel file stem and entry-point prefix (``"merge"``, ``"edge"``, ...).
+    items : int
+        Threads to launch (arcs or vertices).
+    args : tuple
+        The kernel's leading arguments (CSR arrays and numpy scalars).
+    waves : int, optional
+        For a kernel that loops over its items: at most this many times the
+        blocks the GPU holds at once.
+    """
+    if mode != "total":
+        runtime.check_memory(output_bytes(prepared, mode), f"the {mode} output")
+    out, weighted = output(prepared, mode)
+    weight = prepared.values.dtype if weighted else np.float64
+    kernel = runtime.function(
+        f"{algorithm}.cu", runtime.entry(algorithm, mode, weighted), vid=prepared.indices.dtype,
+        weight=weight,
+    )
+    grid = None if waves is None else waves * runtime.resident_blocks(kernel, 0)
+    runtime.launch(kernel, items, (*args, kernel_values(prepared, weighted), out), grid=grid)
+    return finish(out, mode, weighted)

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import nx_tricount
+from nx_tricount.execution.dask import _bucketed_keys, _count_on_worker
 from nx_tricount.io.generators import rmat_edges
 
 distributed = pytest.importorskip("distributed")
@@ -72,7 +73,7 @@ def test_one_part_still_counts_on_the_workers(client, graph):
         nx.config.backends.tricount(distributed="dask", partitions=1),
     ):
         assert nx.transitivity(graph, backend="tricount", device="cpu") == expected
-    assert [task for task in stream.data if str(task["key"]).startswith("_dask_task")]
+    assert _runs_of(_count_on_worker, stream) == 1
 
 
 def test_a_worker_killed_mid_run_still_gives_the_exact_count(client):
@@ -150,6 +151,30 @@ def test_dask_edge_frame_on_the_cluster(client):
     result = nx_tricount.dask_triangles(edges, partitions=2).compute().sort_values("node")
     assert result.triangles.tolist() == list(nx.triangles(G).values())
     assert nx_tricount.dask_transitivity(edges, partitions=3) == nx.transitivity(G)
+
+
+@pytest.mark.parametrize("function", ["dask_triangles", "dask_transitivity"])
+def test_a_dask_frame_counts_its_tasks_as_the_executor_does_with_one_shuffle(client, function):
+    """A frame's ``p³`` tasks are the executor's Dask tasks (one way of running
+    tasks on the workers), and each of the frame's partitions is bucketed once:
+    one shuffle, the degrees and the tasks in one graph."""
+    edges, src, dst = _edge_frame(npartitions=5)
+    p = 3
+    with distributed.get_task_stream(client) as stream:
+        result = getattr(nx_tricount, function)(edges, partitions=p)
+        if function == "dask_triangles":
+            result = result.compute().sort_values("node").triangles.tolist()
+    G = _networkx_graph(src, dst)
+    expected = list(nx.triangles(G).values()) if function == "dask_triangles" else nx.transitivity(G)
+    assert result == expected
+    assert _runs_of(_count_on_worker, stream) == p**3
+    assert _runs_of(_bucketed_keys, stream) == edges.npartitions
+
+
+def _runs_of(function, stream):
+    """The tasks of ``function`` in a task stream (a frame's task keys are tuples)."""
+    keys = [task["key"][0] if isinstance(task["key"], tuple) else task["key"] for task in stream.data]
+    return sum(str(key).startswith(f"{function.__name__}-") for key in keys)
 
 
 def test_dask_edge_frame_errors():

@@ -1,6 +1,8 @@
 """Running a plan: the whole graph as one count, or the tasks of its 2D
 partition (:mod:`nx_tricount.preprocess.partition`), run by an executor
-(:mod:`nx_tricount.execution.executors`) and their results combined.
+(:mod:`nx_tricount.execution.executors`) and their results combined, as the
+plan's spread says (``Plan.spread.executor``, ``parts_on_host``): nothing is
+chosen here.
 
 Each task counts its own triangles once, so combining is a sum: totals as
 Python ints, per-node counts block by block (a task's sources, middles and sinks
@@ -17,10 +19,11 @@ import numpy as np
 from ..algorithms import Counts, count
 from ..algorithms.counts import round_pairs, two_sum
 from ..gpu.device import module_of, to_host
-from .executors import results
+from ..planning.spread import largest_task_bytes
 from ..preprocess.ops import ops_for
 from ..preprocess.partition import counted_tasks, split
-from ..planning.spread import largest_task_bytes
+from ..preprocess.streamed import PartitionedGraph
+from .executors import results
 
 __all__ = ["run"]
 
@@ -36,7 +39,9 @@ def run(plan, prepared, mode):
         Made by :func:`~nx_tricount.planning.plan.make_plan`; ``prepared`` must have been
         made with its orientation and ordering, on its preparation device.
     prepared : Prepared or PartitionedGraph
-        A whole CSR, or a graph prepared straight into its partition.
+        A whole CSR, or a graph prepared straight into its partition (a plan
+        whose spread is ``streamed``); a whole CSR is split into the plan's
+        parts unless the plan counts it whole.
     mode : {"total", "per_node", "per_edge"}
 
     Returns
@@ -44,16 +49,14 @@ def run(plan, prepared, mode):
     Counts
         Per node in original vertex ids, per edge aligned with ``prepared``'s arcs.
     """
-    parameters = dict(plan.parameters)
-    # A graph prepared in host memory in chunks comes partitioned (preprocess/streamed.py).
-    partition = getattr(prepared, "partition", None)
-    parts = plan.spread.parts
-    # Several GPUs or Dask workers count even one part as a task of theirs.
-    elsewhere = len(plan.spread.devices) > 1 or plan.spread.distributed
-    if partition is None and parts == 1 and plan.preparation_device == plan.device and not elsewhere:
-        return count(prepared, plan.algorithm, mode, plan.device, parameters)
-    partition = partition or split(prepared, parts, plan.spread.scheme)
-    if elsewhere:
+    spread = plan.spread
+    if spread.executor == "whole":
+        return count(prepared, plan.algorithm, mode, plan.device, dict(plan.parameters))
+    if isinstance(prepared, PartitionedGraph):
+        partition = prepared.partition
+    else:
+        partition = split(prepared, spread.parts, spread.scheme)
+    if spread.parts_on_host:
         partition = _on_host(partition)
     tasks = counted_tasks(partition, plan.tasks)
     logger.info(
@@ -61,7 +64,7 @@ def run(plan, prepared, mode):
         len(tasks), partition.p, partition.classes.scheme, len(plan.tasks) - len(tasks),
         plan.algorithm, prepared.m,
     )
-    limit, largest = plan.spread.memory_limit, largest_task_bytes(partition, tasks)
+    limit, largest = spread.memory_limit, largest_task_bytes(partition, tasks)
     if limit is not None and largest > limit:  # configured parts, or unequal ranges
         logger.warning(
             "tricount: the largest of the %d tasks needs about %s bytes, over the memory limit "

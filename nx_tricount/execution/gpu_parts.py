@@ -5,11 +5,11 @@ counts (``docs/algorithms.md``, "Partitioned counting").
 
 A task reads three of the ``p²`` parts, so each part serves up to ``3p`` of the
 ``p³`` tasks, and the parts kept serve later ones. (Taken in the order
-``(i, j, k)``, consecutive tasks would share ``P_ij``; largest first, as the
-executors take them, CuPy's pool grows once, for the largest task: R-MAT 26
+``(i, j, k)``, consecutive tasks would share ``P_ij``; largest first, as
+:mod:`.executors` orders them, CuPy's pool grows once, for the largest task: R-MAT 26
 under 24 GB with range parts peaked at 23.5 GiB against 30.7 in that order.)
 The budget is what the memory limit leaves beside the largest task
-(``scale_out.task_graph_bytes``), so a kept part never pushes a count past the
+(``planning.spread.task_graph_bytes``), so a kept part never pushes a count past the
 limit.
 """
 

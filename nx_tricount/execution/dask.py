@@ -1,8 +1,23 @@
-"""Counting a Dask DataFrame of edges on its workers, never gathering the edges
-on one (``docs/algorithms.md``, "Partitioned counting").
+"""Counting on the workers of Dask: the executor of ``distributed="dask"`` (a
+partition's tasks on the current client's workers), and a Dask DataFrame of
+edges counted without gathering its edges on one worker (``docs/algorithms.md``,
+"Partitioned counting").
 
-The steps of the chunked preparation (``preprocess/streamed.py``), with the
-frame's partitions as the chunks and Dask moving the data:
+Both run their tasks one way. The parts lie on the workers: a partition in
+host memory is scattered to every worker, a frame's parts are prepared there.
+One Dask task per count task reads its three parts and counts them
+(:func:`_task_counts`); :func:`_finished` computes the tasks in one graph on the
+client's workers, each tried again up to :data:`RETRIES` times, and takes their
+results as they finish (the executor's tasks, and a frame's transitivity with
+its triads). A frame's per-node counts stay a lazy Dask DataFrame made of the
+same tasks, computed where the frame is. A worker lost mid-run loses nothing
+for good: Dask runs its tasks again elsewhere, on the copies of scattered parts
+that the other workers hold, or on a frame's parts computed again from the
+frame.
+
+A frame is prepared as the chunked preparation (``preprocess/streamed.py``)
+prepares a graph in host memory, with the frame's partitions as the chunks and
+Dask moving the data:
 
 1. each partition's distinct edges ``lo < hi`` get their bucket ``(lo mod p, hi
    mod p)``, and a shuffle puts every bucket in one partition;
@@ -15,22 +30,44 @@ frame's partitions as the chunks and Dask moving the data:
    total as an int.
 
 The client reads the frame once first, for the largest id and to check the
-ids; then one graph of tasks runs the steps. Vertex ids are the frame's
-integers (``0 .. n - 1``, ``n`` the largest plus one).
+ids; then one graph of tasks runs the steps, with one shuffle. Vertex ids are
+the frame's integers (``0 .. n - 1``, ``n`` the largest plus one).
 """
 
 import numbers
 import operator
+from dataclasses import replace
 
 import numpy as np
 
-from ..algorithms import count
+from ..gpu.errors import gpu_errors
 from ..metadata.catalog import ALGORITHMS
-from ..preprocess.host_ops import pair_sum
-from ..preprocess.partition import Partition, VertexClasses, task_graph
+from ..planning.plan import CountTask
+from ..preprocess.ops import ops_for
+from ..preprocess.partition import Partition, VertexClasses, task_part_keys
 from ..preprocess.streamed import bucket_of, distinct_edge_keys, key_degrees, oriented_parts
+from .tasks import count_task, on_host, task_arguments
 
-__all__ = ["dask_triangles", "dask_transitivity"]
+__all__ = ["results", "dask_triangles", "dask_transitivity"]
+
+#: Times a task that raised is tried again (on any worker) before its error is
+#: the call's: a worker's GPU may lack memory for a moment beside other work.
+RETRIES = 2
+
+
+def results(plan, partition, tasks, mode):
+    """``(TaskGraph, Counts)`` of each of ``tasks``, in host memory, in the order
+    they finish on the current Dask client's workers: on each worker's GPU
+    (dask-cuda gives each worker one), or its CPU engine when the count's device
+    is the CPU. The parts (in host memory) go to every worker once."""
+    from distributed import get_client
+
+    client = get_client()
+    keys = sorted({key for task in tasks for key in task_part_keys(task.i, task.j, task.k)})
+    scattered = client.scatter([partition.parts[key] for key in keys], broadcast=True, hash=False)
+    counts = _task_counts(partition, dict(zip(keys, scattered)), tasks, task_arguments(plan, mode))
+    for _, result in _finished(counts, client):
+        yield result
 
 
 def dask_triangles(edges, source="source", target="target", *, partitions=2, algorithm="hash"):
@@ -55,7 +92,8 @@ def dask_triangles(edges, source="source", target="target", *, partitions=2, alg
     dask.dataframe.DataFrame
         Columns ``node`` and ``triangles`` (int64), one row per vertex ``0 .. n - 1``
         (none for a frame without rows), in ``p`` partitions: the vertices ``v``
-        with ``v mod p == c`` in partition ``c``.
+        with ``v mod p == c`` in partition ``c``. Lazy: the count runs when it
+        is computed.
 
     Raises
     ------
@@ -76,14 +114,15 @@ def dask_triangles(edges, source="source", target="target", *, partitions=2, alg
     >>> dask_triangles(edges).compute().sort_values("node").triangles.tolist()
     [1, 1, 1]
     """
-    p = _checked_settings(partitions, algorithm)
-    n = _vertex_count(edges, source, target)
-    if n == 0:
-        import dask.dataframe as dd
+    with gpu_errors("counting the triangles of a Dask frame"):
+        p = _checked_settings(partitions, algorithm)
+        n = _vertex_count(edges, source, target)
+        if n == 0:
+            import dask.dataframe as dd
 
-        return dd.from_pandas(_counts_frame([], []), npartitions=1)
-    parts, _ = _prepare(edges, source, target, n, p)
-    return _per_node_frame(parts, n, p, algorithm)
+            return dd.from_pandas(_counts_frame([], []), npartitions=1)
+        parts, _ = _prepare(edges, source, target, n, p)
+        return _per_node_frame(parts, n, p, algorithm)
 
 
 def dask_transitivity(edges, source="source", target="target", *, partitions=2, algorithm="hash"):
@@ -92,22 +131,93 @@ def dask_transitivity(edges, source="source", target="target", *, partitions=2, 
     (an empty frame too), as NetworkX."""
     import dask
 
-    p = _checked_settings(partitions, algorithm)
-    n = _vertex_count(edges, source, target)
-    if n == 0:
-        return 0
-    parts, degree = _prepare(edges, source, target, n, p)
-    tasks = [
-        dask.delayed(_task_total)(parts[i, j], parts[i, k], parts[j, k], (i, j, k), n, p, algorithm)
-        for i, j, k in _tasks(p)
+    with gpu_errors("counting the transitivity of a Dask frame"):
+        p = _checked_settings(partitions, algorithm)
+        n = _vertex_count(edges, source, target)
+        if n == 0:
+            return 0
+        parts, degree = _prepare(edges, source, target, n, p)
+        counts = _task_counts(_frame_partition(n, p), parts, _frame_tasks(p), (algorithm, "total", "cpu", {}))
+        # The triads in the same graph as the tasks: the frame is shuffled once.
+        found = dict(_finished([dask.delayed(_pair_sum)(degree), *counts], _current_client()))
+        triads = found.pop(0)
+        triangles = sum(task_counts.total for _, task_counts in found.values())
+        return 0 if triangles == 0 else 6 * triangles / triads
+
+
+# ------------------------------------------------- the tasks on the workers
+
+
+def _task_counts(partition, parts, tasks, arguments):
+    """One delayed Dask task per count task of ``tasks``: its result
+    ``(TaskGraph, Counts)`` in host memory, from its three parts of ``parts``
+    (Dask futures or delayed objects, ``(a, b) -> part``, on the workers) and
+    ``partition``'s classes and settings (its own parts left out)."""
+    import dask
+
+    shared = dask.delayed(replace(partition, parts={}), traverse=False)
+    count_on_worker = dask.delayed(_count_on_worker, pure=False)
+    return [
+        count_on_worker(
+            shared, task, *(parts[key] for key in task_part_keys(task.i, task.j, task.k)), *arguments
+        )
+        for task in tasks
     ]
-    triads, *totals = dask.compute(dask.delayed(pair_sum)(degree), *tasks)  # exact, past int64
-    triangles = sum(totals)
-    return 0 if triangles == 0 else 6 * triangles / triads
 
 
-def _tasks(p):
-    return [(i, j, k) for i in range(p) for j in range(p) for k in range(p)]
+def _count_on_worker(partition, task, ij, ik, jk, algorithm, mode, device, parameters):
+    """Count ``task`` of ``partition`` on a worker, from its parts ``P_ij``,
+    ``P_ik`` and ``P_jk``; the result in host memory."""
+    parts = dict(zip(task_part_keys(task.i, task.j, task.k), (ij, ik, jk)))
+    return on_host(*count_task(replace(partition, parts=parts), task, algorithm, mode, device, parameters))
+
+
+def _finished(collections, client):
+    """``(position, result)`` of each of ``collections`` (Dask delayed objects)
+    as it finishes, all computed as one graph (the steps they share run once):
+    on ``client``'s workers, each task tried up to ``1 + RETRIES`` times; with no
+    client, by Dask's configured scheduler, all at once."""
+    if client is None:
+        import dask
+
+        yield from enumerate(dask.compute(*collections))
+        return
+    from distributed import as_completed
+
+    futures = client.compute(collections, retries=RETRIES)
+    positions = {future.key: position for position, future in enumerate(futures)}
+    try:
+        for future in as_completed(futures):
+            yield positions[future.key], future.result()
+    finally:
+        client.cancel(futures)
+
+
+def _current_client():
+    """The dask.distributed client that Dask computes a frame on now, or None:
+    none started, or Dask's configuration names another scheduler."""
+    import dask
+
+    if dask.config.get("scheduler", None) not in (None, "distributed", "dask.distributed"):
+        return None
+    try:
+        from distributed import get_client
+
+        return get_client()
+    except (ImportError, ValueError):
+        return None
+
+
+# ------------------------------------------------- edges in a Dask DataFrame
+
+
+def _frame_tasks(p):
+    return [CountTask(i, j, k, p) for i in range(p) for j in range(p) for k in range(p)]
+
+
+def _frame_partition(n, p):
+    """The hashed partition of a frame's ids, on degree orientation (its parts on the workers)."""
+    return Partition(VertexClasses(p, n), {}, "degree")
 
 
 def _checked_settings(partitions, algorithm):
@@ -168,8 +278,8 @@ def _vertex_count(edges, source, target):
 
 
 def _prepare(edges, source, target, n, p):
-    """``(parts, degree)``: the delayed parts ``(a, b) -> (local u, local v)`` and
-    the delayed degrees, all on the workers."""
+    """``(parts, degree)``: the delayed parts ``(a, b) -> (local u, local v, None,
+    None)`` (a :class:`Partition`'s) and the delayed degrees, all on the workers."""
     import dask
 
     meta = {"key": "i8", "bucket": "i8"}
@@ -223,33 +333,26 @@ def _route(keys, degree, n, p):
 
 
 def _join(pieces):
-    return tuple(np.concatenate([piece[i] for piece in pieces]) for i in (0, 1))
+    """A part from its pieces: its arcs, without positions or values."""
+    return (*(np.concatenate([piece[i] for piece in pieces]) for i in (0, 1)), None, None)
 
 
-def _count_task(ij, ik, jk, classes, n, p, algorithm, mode):
-    i, j, k = classes
-    parts = {(i, j): (*ij, None, None), (i, k): (*ik, None, None), (j, k): (*jk, None, None)}
-    graph = task_graph(Partition(VertexClasses(p, n), parts, "degree"), i, j, k, with_arcs=False)
-    return graph, count(graph.prepared, algorithm, mode, "cpu")
+def _pair_sum(degree):
+    """Triads at the vertices, twice: ``sum(d (d - 1))``, exact, past int64."""
+    return ops_for(degree).pair_sum(degree)
 
 
-def _task_total(ij, ik, jk, classes, n, p, algorithm):
-    return _count_task(ij, ik, jk, classes, n, p, algorithm, "total")[1].total
-
-
-def _task_per_node(ij, ik, jk, classes, n, p, algorithm):
-    """The task's per-node counts of its three blocks, the classes i, j, k, by local id."""
-    graph, counts = _count_task(ij, ik, jk, classes, n, p, algorithm, "per_node")
+def _block(result, b):
+    """Block ``b`` (0 sources, 1 middles, 2 sinks) of a task's per-node counts, int64."""
+    graph, counts = result
     ends = np.cumsum(graph.sizes)
-    return tuple(np.split(counts.per_node.astype(np.int64, copy=False), ends[:2]))
+    return np.split(counts.per_node.astype(np.int64, copy=False), ends[:2])[b]
 
 
 def _counts_frame(nodes, triangles):
     import pandas as pd
 
-    return pd.DataFrame(
-        {"node": np.asarray(nodes, np.int64), "triangles": np.asarray(triangles, np.int64)}
-    )
+    return pd.DataFrame({"node": np.asarray(nodes, np.int64), "triangles": np.asarray(triangles, np.int64)})
 
 
 def _class_counts(c, n, p, blocks):
@@ -262,14 +365,16 @@ def _per_node_frame(parts, n, p, algorithm):
     import dask
     import dask.dataframe as dd
 
-    count_task = dask.delayed(_task_per_node, nout=3)
-    found = {
-        (i, j, k): count_task(parts[i, j], parts[i, k], parts[j, k], (i, j, k), n, p, algorithm)
-        for i, j, k in _tasks(p)
-    }
+    tasks = _frame_tasks(p)
+    counts = _task_counts(_frame_partition(n, p), parts, tasks, (algorithm, "per_node", "cpu", {}))
     # Every vertex is in a block of some task (c, ., .): each class sums its blocks.
     by_class = []
     for c in range(p):
-        blocks = [found[task][b] for task in found for b in range(3) if task[b] == c]
+        blocks = [
+            dask.delayed(_block)(result, b)
+            for task, result in zip(tasks, counts)
+            for b, block_class in enumerate((task.i, task.j, task.k))
+            if block_class == c
+        ]
         by_class.append(dask.delayed(_class_counts)(c, n, p, blocks))
     return dd.from_delayed(by_class, meta=_counts_frame([], []), verify_meta=False)

@@ -41,13 +41,13 @@ from pathlib import Path
 import numpy as np
 
 from nx_tricount.algorithms import count
-from nx_tricount.metadata.catalog import ALGORITHMS
-from nx_tricount.gpu.device import gpu_available
-from nx_tricount.execution.execute import run
-from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.classes.graph import TriGraph
-from nx_tricount.planning.plan import make_plan
 from nx_tricount.classes.preparation import oriented_csr
+from nx_tricount.execution.execute import run
+from nx_tricount.gpu.device import gpu_available
+from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.metadata.catalog import ALGORITHMS
+from nx_tricount.planning.plan import make_plan
 from nx_tricount.preprocess import prepare_undirected
 
 REPO = Path(__file__).resolve().parents[1]

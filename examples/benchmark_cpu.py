@@ -55,8 +55,8 @@ import numpy as np
 
 import nx_tricount
 from nx_tricount.algorithms import count
-from nx_tricount.metadata.config import CHOICES
 from nx_tricount.io.generators import rmat_edges
+from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import prepare_undirected
 
 try:  # the peers, from the bench extra

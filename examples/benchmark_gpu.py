@@ -66,12 +66,13 @@ import time
 
 import numpy as np
 
-from nx_tricount.gpu import runtime as gpu
 from nx_tricount.algorithms import bitmap, edge, hash, merge, vertex, wedge
-from nx_tricount.metadata.catalog import ALGORITHMS
-from nx_tricount.metadata.config import CHOICES
+from nx_tricount.gpu import runtime as gpu
 from nx_tricount.gpu.device import gpu_available
 from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.metadata.catalog import ALGORITHMS
+from nx_tricount.metadata.config import CHOICES
+from nx_tricount.planning.rules import GPU_INLINE_ARCS
 from nx_tricount.preprocess import a_order, orientation_cost, prepare_undirected
 
 if gpu_available():
@@ -272,24 +273,26 @@ def bench_graph(name, args):
     for label, module, orientation, ordering in CONFIGS:
         if args.algorithms and label not in args.algorithms:
             continue
+        # merge's total in the layout a plan gives a whole count of this many edge rows
+        layout = {"total_layout": "inline"} if module is merge and src.size >= GPU_INLINE_ARCS else {}
         pool.free_all_blocks()
         t0 = time.perf_counter()
         prep_ms, prepared = event_ms(lambda: prepare(src, dst, n, orientation, ordering), args.repeats)
-        total = module.count_gpu(prepared, "total")  # warm-up, compiles
+        total = module.count_gpu(prepared, "total", **layout)  # warm-up, compiles
         start, end = cupy.cuda.Event(), cupy.cuda.Event()
         start.record()
-        module.count_gpu(prepared, "total")
+        module.count_gpu(prepared, "total", **layout)
         end.record()
         end.synchronize()
         # Slow baselines (seconds a call) get 3 runs of the whole-call measurements.
         slow = cupy.cuda.get_elapsed_time(start, end) > 1000
         repeats = 3 if slow else args.repeats
-        kernel = kernel_only_ms(lambda: module.count_gpu(prepared, "total"), args.repeats)
-        count_ms, _ = event_ms(lambda: module.count_gpu(prepared, "total"), repeats)
+        kernel = kernel_only_ms(lambda: module.count_gpu(prepared, "total", **layout), args.repeats)
+        count_ms, _ = event_ms(lambda: module.count_gpu(prepared, "total", **layout), repeats)
         per_node_ms, per_node = event_ms(lambda: module.count_gpu(prepared, "per_node"), repeats)
         assert int(per_node.sum()) == 3 * total
         e2e_ms, e2e_total = event_ms(
-            lambda: module.count_gpu(prepare(src, dst, n, orientation, ordering), "total"), repeats
+            lambda: module.count_gpu(prepare(src, dst, n, orientation, ordering), "total", **layout), repeats
         )
         assert e2e_total == total
         wedges = wedges_of(prepared)

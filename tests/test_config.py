@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import nx_tricount
+from nx_tricount.gpu.device import GPUNotAvailableError, gpu_available
 from nx_tricount.metadata.catalog import SCALE_OUT
 from nx_tricount.metadata.config import (
     CHOICES,
@@ -16,7 +17,6 @@ from nx_tricount.metadata.config import (
     config_from_environment,
     memory_bytes,
 )
-from nx_tricount.gpu.device import GPUNotAvailableError, gpu_available
 from subprocesses import run_python as run_python_result
 
 

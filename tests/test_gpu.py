@@ -217,10 +217,13 @@ def test_merge_inline_layout(orientation, ordering):
     assert merge.inline_layout(p)[0] is layout
 
 
+#: The count_gpu keyword of a plan whose merge total reads the inline layout.
+INLINE = {"total_layout": "inline"}
+
+
 @pytest.fixture(params=["arc per thread", "grid-stride"])
 def inline_merge(request, monkeypatch):
-    """Merge's total on the inline layout for any number of arcs, in either launch."""
-    monkeypatch.setattr(merge, "INLINE_MIN_ARCS", 0)
+    """Merge's total on the inline layout (:data:`INLINE`), in either launch."""
     monkeypatch.setattr(merge, "INLINE_EVEN_DEGREE", 0 if request.param == "arc per thread" else 2**31)
     return monkeypatch
 
@@ -245,11 +248,12 @@ def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation,
         settings = dict(orientation=orientation, ordering=ordering)
         cpu = prepare_undirected(src, dst, n, **settings)
         gpu = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, **settings)
-    inline = count(gpu, "merge", "total", "gpu").total
+    inline = count(gpu, "merge", "total", "gpu", INLINE).total
     assert (inline > 0) == (edges != "none")
     assert merge.INLINE_LAYOUT in gpu.derived
-    inline_merge.setattr(merge, "INLINE_MAX_POSITIONS", 0)
     assert inline == count(gpu, "merge", "total", "gpu").total == count(cpu, "merge", "total").total
+    inline_merge.setattr(merge, "INLINE_MAX_POSITIONS", 0)  # beyond its positions: the CSR
+    assert count(gpu, "merge", "total", "gpu", INLINE).total == inline
 
 
 @pytest.mark.parametrize("name", DATASETS)
@@ -260,20 +264,21 @@ def test_merge_total_on_the_inline_layout_of_data_graphs(name, inline_merge):
     for orientation, ordering in PREPROCESSING:
         settings = dict(orientation=orientation, ordering=ordering)
         p = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, **settings)
-        assert count(p, "merge", "total", "gpu").total == expected
+        assert count(p, "merge", "total", "gpu", INLINE).total == expected
 
 
-def test_merge_total_takes_the_inline_layout_from_its_size(monkeypatch):
-    # From INLINE_MIN_ARCS arcs the total reads the layout; below, merge.cu alone.
+def test_merge_total_takes_the_inline_layout_when_the_plan_says():
+    # The plan's total_layout="inline" reads the layout; the default, merge.cu alone;
+    # other modes read the CSR either way.
     src, dst = rmat_edges(12, seed=3, device="gpu")
-    large = prepare_undirected(src, dst, 1 << 12, orientation="degree", ordering="none")
-    small = prepare_undirected(src[:5000], dst[:5000], 1 << 12, orientation="degree", ordering="none")
-    monkeypatch.setattr(merge, "INLINE_MIN_ARCS", large.m)
-    assert large.m > small.m
-    for p in (large, small):
-        per_edge = count(p, "merge", "per_edge", "gpu").per_edge
-        assert count(p, "merge", "total", "gpu").total == int(per_edge.sum()) // 3
-    assert merge.INLINE_LAYOUT in large.derived and merge.INLINE_LAYOUT not in small.derived
+    inline = prepare_undirected(src, dst, 1 << 12, orientation="degree", ordering="none")
+    csr = prepare_undirected(src, dst, 1 << 12, orientation="degree", ordering="none")
+    for p, parameters in ((inline, INLINE), (csr, None)):
+        per_edge = count(p, "merge", "per_edge", "gpu", parameters).per_edge
+        assert count(p, "merge", "total", "gpu", parameters).total == int(per_edge.sum()) // 3
+    assert merge.INLINE_LAYOUT in inline.derived and merge.INLINE_LAYOUT not in csr.derived
+    with pytest.raises(ValueError, match="total_layout 'rows'"):
+        count(csr, "merge", "total", "gpu", {"total_layout": "rows"})
 
 
 @pytest.mark.parametrize("orientation,ordering", PREPROCESSING + NEW_PREPROCESSING[:1])

@@ -9,14 +9,14 @@ import pytest
 
 import nx_tricount
 from nx_tricount.algorithms import count
-from nx_tricount.metadata.config import CHOICES
 from nx_tricount.execution.execute import run
-from nx_tricount.io.generators import rmat_edges
 from nx_tricount.execution.gpu_parts import GpuParts
+from nx_tricount.io.generators import rmat_edges
+from nx_tricount.metadata.config import CHOICES
 from nx_tricount.planning.plan import CountTask, Plan
+from nx_tricount.planning.spread import Spread, task_bytes
 from nx_tricount.preprocess import STREAMED, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import task_part_keys
-from nx_tricount.planning.spread import Spread, task_bytes
 
 pytestmark = pytest.mark.gpu
 
@@ -44,7 +44,7 @@ def test_every_mode_equals_the_whole_count(rmat14, algorithm, orientation, order
     whole = {mode: count(prepared, algorithm, mode, "gpu") for mode in ("total", "per_node", "per_edge")}
     whole_weighted = cupy.asnumpy(count(weighted, algorithm, "per_node", "gpu").per_node)
     for parts in (2, 3):
-        spread = Spread(parts=parts, scheme=scheme, preparation_device="gpu")
+        spread = Spread(parts=parts, scheme=scheme, preparation_device="gpu", executor="serial")
         plan = Plan(algorithm, orientation, ordering, "gpu", spread=spread)
         assert run(plan, prepared, "total").total == whole["total"].total
         np.testing.assert_array_equal(
@@ -72,7 +72,7 @@ def test_wedge_task_bitmap_equals_the_whole_count(rmat14, bitmap_rows, scheme):
     whole = {mode: count(prepared, "wedge", mode, "gpu") for mode in ("total", "per_node", "per_edge")}
     whole_weighted = cupy.asnumpy(count(weighted, "wedge", "per_node", "gpu").per_node)
     for parts in (2, 3):
-        spread = Spread(parts=parts, scheme=scheme, preparation_device="gpu")
+        spread = Spread(parts=parts, scheme=scheme, preparation_device="gpu", executor="serial")
         plan = Plan("wedge", "id", "degree", "gpu", parameters=parameters, spread=spread)
         assert run(plan, prepared, "total").total == whole["total"].total
         for mode in ("per_node", "per_edge"):
@@ -96,7 +96,7 @@ def test_memory_limit_forces_parts_from_host_memory(rmat22):
     # Transitivity of a graph prepared straight into its parts raised AttributeError.
     G, expected = rmat22
     plan = nx_tricount.make_plan(G, device="gpu", memory_limit="1.5GB")
-    assert plan.spread.parts >= 4 and plan.preparation_device == "cpu" and plan.spread.prepared_in_parts
+    assert plan.spread.parts >= 4 and plan.preparation_device == "cpu" and plan.spread.streamed
     assert (plan.algorithm, plan.orientation, plan.ordering) == ("wedge", "id", "degree")
     with nx.config.backends.tricount(memory_limit="1.5GB"):
         ours = [f(G, backend="tricount", device="gpu") for f in (nx.triangles, nx.transitivity)]
@@ -136,7 +136,7 @@ def test_prepared_in_chunks_on_the_gpu_equals_prepared_whole(rmat14, orientation
         chunked.to_original_vertices(chunked.degree), whole.to_original_vertices(whole.degree)
     )
     for algorithm in GPU_ALGORITHMS:
-        spread = Spread(parts=3, scheme=scheme, preparation_device="cpu")
+        spread = Spread(parts=3, scheme=scheme, preparation_device="cpu", executor="serial")
         plan = Plan(algorithm, orientation, ordering, "gpu", spread=spread)
         np.testing.assert_array_equal(
             run(plan, chunked, "per_node").per_node, count(whole, algorithm, "per_node").per_node
@@ -174,9 +174,8 @@ def test_parts_from_host_memory_kept_within_the_budget_and_uploaded_ahead(rmat14
     assert (ahead > 0) == (spare_parts > 0)
     whole = prepare_undirected(host_src, host_dst, n, orientation="id", ordering="degree")
     limit = task_bytes(chunked.m, n, 4) + budget
-    plan = Plan(
-        "wedge", "id", "degree", "gpu", spread=Spread(parts=4, preparation_device="cpu", memory_limit=limit)
-    )
+    spread = Spread(parts=4, preparation_device="cpu", memory_limit=limit, executor="serial")
+    plan = Plan("wedge", "id", "degree", "gpu", spread=spread)
     for mode in ("total", "per_node"):
         ours, expected = run(plan, chunked, mode), count(whole, "wedge", mode)
         assert ours.total == expected.total

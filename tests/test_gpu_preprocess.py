@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 
 from nx_tricount.algorithms import count
-from nx_tricount.metadata.config import CHOICES
 from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import (
-    PAIR_SUM,
     SimpleGraph,
     directed_pairs,
     gpu_ops,
@@ -27,7 +26,6 @@ from nx_tricount.preprocess import (
     simple_graph,
 )
 from nx_tricount.preprocess.a_direction import peel
-from nx_tricount.preprocess.hashed_csr import MERGE_TOTAL
 
 pytestmark = pytest.mark.gpu
 
@@ -248,20 +246,23 @@ def test_hashed_csr_equals_the_sorting_pipeline(name, messy, dtype):
         src, dst, n = _messy(src, dst, n, seed=len(name))
     src, dst = src.astype(dtype), dst.astype(dtype)
     cpu = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
-    gpu = prepare_hashed(cp.asarray(src), cp.asarray(dst), n)
+    built = prepare_hashed(cp.asarray(src), cp.asarray(dst), n)
+    gpu = built.prepared
     for attribute in ("indptr", "indices", "rows", "degree"):
         _assert_same(getattr(gpu, attribute), getattr(cpu, attribute))
-    assert gpu.values is None and gpu.perm is None
+    assert gpu.values is None and gpu.perm is None and not gpu.derived
     for attribute in ("n", "orientation", "ordering", "ascending"):
         assert getattr(gpu, attribute) == getattr(cpu, attribute)
-    assert gpu.derived[PAIR_SUM] == int((cpu.degree * (cpu.degree - 1)).sum())
-    # Counted with the CSR, before its one read: merge's total on the same arrays.
-    assert MERGE_TOTAL not in gpu.derived
-    counted = prepare_hashed(cp.asarray(src), cp.asarray(dst), n, merge_total=True)
+    assert built.pair_sum == int((cpu.degree * (cpu.degree - 1)).sum())
+    # Counted with the CSR, before its one read: merge's total on the same arrays,
+    # returned beside the CSR, never kept in it.
+    assert built.triangles is None
+    counted = prepare_hashed(cp.asarray(src), cp.asarray(dst), n, count_triangles=True)
     expected = count(cpu, "merge", "total").total
-    assert counted.derived[MERGE_TOTAL] == expected == count(gpu, "merge", "total", "gpu").total
-    assert count(counted, "merge", "total", "gpu").total == expected
-    _assert_same(counted.indices, cpu.indices)
+    assert counted.triangles == expected == count(gpu, "merge", "total", "gpu").total
+    assert not counted.prepared.derived and counted.pair_sum == built.pair_sum
+    assert count(counted.prepared, "merge", "total", "gpu").total == expected
+    _assert_same(counted.prepared.indices, cpu.indices)
 
 
 def test_hashed_csr_on_a_clique_and_a_single_row():
@@ -271,10 +272,10 @@ def test_hashed_csr_on_a_clique_and_a_single_row():
     u, v = np.triu_indices(300, 1)
     for src, dst, n in ((u, v, 300), (np.array([4]), np.array([1]), 5), (np.array([2]), np.array([2]), 3)):
         cpu = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
-        gpu = prepare_hashed(cp.asarray(src), cp.asarray(dst), n, merge_total=True)
+        built = prepare_hashed(cp.asarray(src), cp.asarray(dst), n, count_triangles=True)
         for attribute in ("indptr", "indices", "rows", "degree"):
-            _assert_same(getattr(gpu, attribute), getattr(cpu, attribute))
-        assert gpu.derived[MERGE_TOTAL] == count(cpu, "merge", "total").total
+            _assert_same(getattr(built.prepared, attribute), getattr(cpu, attribute))
+        assert built.triangles == count(cpu, "merge", "total").total
 
 
 def test_hashed_csr_refuses_what_it_does_not_take():
@@ -286,19 +287,24 @@ def test_hashed_csr_refuses_what_it_does_not_take():
 
 
 def test_small_graphs_are_prepared_without_sorts(monkeypatch):
-    # oriented_csr takes the hashed CSR for a small graph on the GPU, degree oriented
-    # on its own ids, unweighted, and the sorting pipeline for anything else.
+    # The plan names the hashed pipeline for a small graph on the GPU, degree
+    # oriented on its own ids, unweighted; oriented_csr builds what it names, and
+    # the sorting pipeline for anything else. A fused total comes from the launch.
+    import networkx as nx
+
     import nx_tricount
-    from nx_tricount.classes import preparation
     from nx_tricount import preprocess
+    from nx_tricount.classes import preparation
 
     cp = _cupy()
     taken = []
     hashed = preprocess.prepare_hashed
-    monkeypatch.setattr(preprocess, "prepare_hashed", lambda *a, **k: taken.append(a) or hashed(*a, **k))
+    monkeypatch.setattr(preprocess, "prepare_hashed", lambda *a, **k: taken.append(k) or hashed(*a, **k))
     src, dst, n = GRAPHS["barabasi_albert"]
     G = nx_tricount.from_edges(cp.asarray(src), cp.asarray(dst), n=n)
-    gpu = preparation.oriented_csr(G, "degree", "none", "gpu")
+    plan = nx_tricount.make_plan(G, device="gpu")
+    assert plan.pipeline == "hashed"
+    gpu = preparation.oriented_csr(G, "degree", "none", "gpu", pipeline=plan.pipeline)
     assert len(taken) == 1
     cpu = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
     _assert_same(gpu.indices, cpu.indices)
@@ -306,6 +312,10 @@ def test_small_graphs_are_prepared_without_sorts(monkeypatch):
     preparation.oriented_csr(G, "id", "none", "gpu")
     preparation.oriented_csr(G, "degree", "none", "cpu")
     assert len(taken) == 1
+    assert nx_tricount.make_plan(G, device="gpu", total=True).merge_total == "fused"
+    H = nx.Graph(zip(src.tolist(), dst.tolist()))
+    assert nx.transitivity(G, backend="tricount", device="gpu") == nx.transitivity(H)
+    assert taken[1:] == [{"count_triangles": True}]
 
 
 @pytest.mark.parametrize("unique", [False, True])

@@ -16,12 +16,10 @@ import nx_tricount
 from conftest import SMALL_DATASETS, load_edges
 from graphs import directed_graphs, weighted_graphs
 from nx_tricount.algorithms import count
-from nx_tricount.metadata.config import CHOICES, memory_bytes
 from nx_tricount.execution.execute import _on_host, run
 from nx_tricount.io.generators import rmat_edges
+from nx_tricount.metadata.config import CHOICES, memory_bytes
 from nx_tricount.planning.plan import Plan
-from nx_tricount.preprocess import STREAMED, prepare_arcs, prepare_streamed, prepare_undirected
-from nx_tricount.preprocess.partition import VertexClasses, counted_tasks, split, task_graph
 from nx_tricount.planning.spread import (
     UNREAD_LIMIT_BYTES,
     WHOLE_BYTES_PER_ROW,
@@ -31,6 +29,8 @@ from nx_tricount.planning.spread import (
     task_bytes,
     whole_bytes,
 )
+from nx_tricount.preprocess import STREAMED, prepare_arcs, prepare_streamed, prepare_undirected
+from nx_tricount.preprocess.partition import VertexClasses, counted_tasks, split, task_graph
 
 ALGORITHMS = [a for a in CHOICES["algorithm"] if a != "auto"]
 PREPROCESSING = [("degree", "none"), ("id", "degree"), ("a-direction", "a-order"), ("degree", "collective")]
@@ -43,7 +43,9 @@ def _no_conversion_cache():
 
 
 def _plan(algorithm, orientation, ordering, parts, scheme="hashed"):
-    return Plan(algorithm, orientation, ordering, "cpu", spread=Spread(parts=parts, scheme=scheme))
+    """A plan that counts in the tasks of ``parts`` per side (one task for one part)."""
+    spread = Spread(parts=parts, scheme=scheme, executor="serial")
+    return Plan(algorithm, orientation, ordering, "cpu", spread=spread)
 
 
 @pytest.fixture(scope="module")
@@ -392,6 +394,26 @@ def test_a_small_whole_count_does_not_read_the_free_memory(monkeypatch):
     assert "memory limit: not read" in " ".join(spread.reasons)
     read = decide(rows + 1, 1000, "gpu", _settings(), free_memory=lambda: 1 << 40)
     assert read.memory_limit == 1 << 40 and "bytes free on the GPU" in " ".join(read.reasons)
+
+
+def test_the_spread_names_its_executor_and_where_the_parts_live(monkeypatch):
+    # execution/execute.py runs what the spread says: whole, the tasks in turn, or
+    # the tasks on several GPUs or Dask workers, which read their parts from host memory.
+    monkeypatch.setattr(
+        "nx_tricount.planning.spread._gpu_ids", lambda devices: (0,) if devices == "auto" else tuple(devices)
+    )
+    monkeypatch.setattr("nx_tricount.planning.spread._dask_workers", lambda: 2)
+    rows, n = 1000, 100
+    whole = decide(rows, n, "cpu", _settings())
+    assert (whole.executor, whole.parts_on_host) == ("whole", False)
+    serial = decide(rows, n, "cpu", _settings(partitions=2))
+    assert (serial.executor, serial.parts_on_host) == ("serial", False)
+    from_host = decide(rows, n, "gpu", _settings(partitions=1, memory_limit=whole_bytes(rows) - 1))
+    assert (from_host.parts, from_host.preparation_device, from_host.executor) == (1, "cpu", "serial")
+    gpus = decide(rows, n, "gpu", _settings(devices=[0, 0]), free_memory=lambda: 1 << 40)
+    assert (gpus.executor, gpus.parts_on_host) == ("gpus", True)
+    dask = decide(rows, n, "cpu", _settings(distributed="dask"))
+    assert (dask.executor, dask.parts_on_host) == ("dask", True)
 
 
 def test_one_dask_worker_gets_tasks_too(monkeypatch):

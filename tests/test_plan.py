@@ -1,24 +1,31 @@
-"""The ``auto`` plan: the rule, the statistics it reads, and its explanations."""
+"""The plan: the ``auto`` rule, the statistics it reads, every other decision
+it records (pipeline, spread, executor, merge's total), and its explanations."""
 
-import contextlib
 import logging
+from dataclasses import replace
 
 import networkx as nx
 import numpy as np
 import pytest
 
 import nx_tricount
+from nx_tricount.classes import preparation
+from nx_tricount.classes.preparation import Statistics, mean_endpoint_degree, simple_graph, statistics
 from nx_tricount.gpu.device import gpu_available
 from nx_tricount.io.edge_arrays import from_edges
 from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
-from nx_tricount.planning.plan import (
+from nx_tricount.planning.plan import Plan, plan_for
+from nx_tricount.planning.rules import (
+    GPU_INLINE_ARCS,
     GPU_LOOK_ROWS,
     GPU_MIN_RESIDENT_ROWS,
     GPU_MIN_ROWS,
     GPU_WEDGE_SKEW,
     gpu_auto_algorithm,
 )
-from nx_tricount.classes.preparation import mean_endpoint_degree, simple_graph
+from nx_tricount.planning.spread import Spread
+from nx_tricount.preprocess.hashed_csr import HASHED_MAX_ROWS
+from nx_tricount.quantities import per_vertex
 
 
 def _statistics(skew):
@@ -32,6 +39,16 @@ def _never():
 def _gpu_machine(requested):
     """``resolve_device`` on a GPU machine."""
     return "gpu" if requested != "cpu" else "cpu"
+
+
+@pytest.fixture
+def gpu_machine(monkeypatch):
+    """A GPU machine for the plan (simulated: plans are made, nothing runs), with
+    one GPU of a terabyte free."""
+    monkeypatch.setattr("nx_tricount.planning.rules.resolve_device", _gpu_machine)
+    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: 1 << 40)
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
+    return monkeypatch
 
 
 def test_small_graphs_get_merge_without_statistics():
@@ -148,12 +165,9 @@ def test_gpu_plan_reads_the_graph():
     assert plan.algorithm == "merge" and "not looked at" in str(plan)
 
 
-def test_auto_device_counts_small_graphs_on_the_cpu(monkeypatch):
-    # On a GPU machine (simulated: the plan is made, nothing runs), device "auto"
-    # sends graphs under GPU_MIN_ROWS edge rows to the CPU engine, and says why.
-    monkeypatch.setattr("nx_tricount.planning.plan.resolve_device", _gpu_machine)
-    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: 1 << 40)
-    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
+def test_auto_device_counts_small_graphs_on_the_cpu(gpu_machine):
+    # On a GPU machine, device "auto" sends graphs under GPU_MIN_ROWS edge rows
+    # to the CPU engine, and says why.
     small = nx_tricount.make_plan(nx.karate_club_graph())
     assert small.device == "cpu" and "device auto -> cpu: 78 edge rows" in str(small)
     src, dst = rmat_edges(11, seed=1)
@@ -164,41 +178,179 @@ def test_auto_device_counts_small_graphs_on_the_cpu(monkeypatch):
     assert nx_tricount.make_plan(nx.karate_club_graph(), device="gpu", algorithm="merge").device == "gpu"
 
 
-def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(monkeypatch):
-    # Edge rows already in GPU memory (simulated: the plan reads where the rows are)
-    # stay on the GPU from GPU_MIN_RESIDENT_ROWS, which prepares them without sorts;
-    # below it the CPU engine counts them, and the plan says where the rows were.
-    monkeypatch.setattr("nx_tricount.planning.plan.resolve_device", _gpu_machine)
-    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: 1 << 40)
-    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
-    monkeypatch.setattr("nx_tricount.planning.plan.module_of", lambda array: "cupy")
+def _resident(G):
+    """``G``'s statistics as if its edge rows were in GPU memory."""
+    return replace(statistics(G), resident=True)
+
+
+def test_auto_device_counts_small_graphs_in_gpu_memory_on_the_gpu(gpu_machine):
+    # Edge rows already in GPU memory stay on the GPU from GPU_MIN_RESIDENT_ROWS,
+    # which prepares them without sorts; below it the CPU engine counts them, and
+    # the plan says where the rows were.
     src, dst = rmat_edges(7, seed=1)
     assert GPU_MIN_RESIDENT_ROWS <= src.size < GPU_MIN_ROWS
-    assert nx_tricount.make_plan(from_edges(src, dst), algorithm="merge").device == "gpu"
+    assert plan_for(_resident(from_edges(src, dst)), algorithm="merge").device == "gpu"
     few = GPU_MIN_RESIDENT_ROWS - 1
-    tiny = nx_tricount.make_plan(from_edges(src[:few], dst[:few]), algorithm="merge")
+    tiny = plan_for(_resident(from_edges(src[:few], dst[:few])), algorithm="merge")
     assert tiny.device == "cpu" and f"rows in GPU memory (< {GPU_MIN_RESIDENT_ROWS:,})" in str(tiny)
     # An undirected total (transitivity) stays on the GPU at any size; a directed one does not.
-    undirected = from_edges(src[:few], dst[:few])
-    assert nx_tricount.make_plan(undirected, algorithm="merge", total=True).device == "gpu"
-    directed = from_edges(src[:few], dst[:few], directed=True)
-    assert nx_tricount.make_plan(directed, algorithm="merge", total=True).device == "cpu"
+    undirected = _resident(from_edges(src[:few], dst[:few]))
+    assert plan_for(undirected, algorithm="merge", total=True).device == "gpu"
+    directed = _resident(from_edges(src[:few], dst[:few], directed=True))
+    assert plan_for(directed, algorithm="merge", total=True).device == "cpu"
 
 
-def test_auto_counts_directed_graphs_with_merge_on_the_gpu(monkeypatch):
-    # Simulated GPU machine: merge counts directed transitivity on the arc pairs
-    # (docs/benchmarks.md), whatever the degrees.
-    monkeypatch.setattr("nx_tricount.planning.plan.resolve_device", _gpu_machine)
-    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: 1 << 40)
-    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0,))
-    monkeypatch.setattr("nx_tricount.planning.plan.GPU_LOOK_ROWS", 1)  # the skew rule would say wedge
-    monkeypatch.setattr(
-        "nx_tricount.planning.plan.mean_endpoint_degree", lambda G, device, meanwhile: 10 * GPU_WEDGE_SKEW
-    )
+def test_auto_counts_directed_graphs_with_merge_on_the_gpu(gpu_machine):
+    # Merge counts directed transitivity on the arc pairs (docs/benchmarks.md),
+    # whatever the degrees.
+    gpu_machine.setattr("nx_tricount.planning.rules.GPU_LOOK_ROWS", 1)  # the skew rule would say wedge
+    gpu_machine.setattr(preparation, "mean_endpoint_degree", lambda G, device, meanwhile: 10 * GPU_WEDGE_SKEW)
     src, dst = rmat_edges(11, seed=1)
     directed = nx_tricount.make_plan(from_edges(src, dst, directed=True))
     assert directed.algorithm == "merge" and "transitive triples" in str(directed)
     # Directed clustering sums the values of the graph's arc pairs, oriented by degree.
-    monkeypatch.setattr("nx_tricount.planning.plan.cuda_errors", lambda what: contextlib.nullcontext())
     pairs = nx_tricount.make_plan(from_edges(src, dst, directed=True), weighted=True)
     assert pairs.algorithm == "hash" and "sums of arc values" in str(pairs)
+
+
+def test_the_plan_reads_the_endpoint_degree_only_for_large_gpu_graphs(gpu_machine):
+    # The one statistic that costs a launch is read by the GPU rule alone, once per
+    # graph and device, and an unweighted count queues its simple graph meanwhile.
+    asked = []
+
+    def sampled(G, device, meanwhile):
+        asked.append((device, meanwhile is not None))
+        return 1.0
+
+    gpu_machine.setattr(preparation, "mean_endpoint_degree", sampled)
+    src, dst = rmat_edges(11, seed=1)
+    G = from_edges(src, dst)
+    for device in ("cpu", "gpu", "auto"):
+        nx_tricount.make_plan(G, device=device)
+    nx_tricount.make_plan(G, device="gpu", algorithm="wedge")
+    assert asked == []  # below GPU_LOOK_ROWS, or no auto algorithm
+    gpu_machine.setattr("nx_tricount.planning.rules.GPU_LOOK_ROWS", 1)
+    assert nx_tricount.make_plan(G, device="gpu").algorithm == "merge"
+    assert nx_tricount.make_plan(G, device="gpu").algorithm == "merge"
+    assert asked == [("gpu", True)]
+    nx_tricount.make_plan(from_edges(src, dst), device="gpu", weighted=True)
+    assert asked[1:] == [("gpu", False)]
+
+
+def test_make_plan_converts_a_networkx_graph_before_it_decides():
+    G = nx.karate_club_graph()
+    assert nx_tricount.make_plan(G) == nx_tricount.make_plan(nx_tricount.from_networkx(G))
+    assert plan_for(statistics(None)) == nx_tricount.make_plan()
+
+
+def test_the_plan_chooses_the_preparation_pipeline(gpu_machine):
+    # One launch without sorts for a small unweighted undirected graph prepared on
+    # the GPU, degree oriented on its own ids; the sorting pipeline for the rest.
+    src, dst = rmat_edges(11, seed=1)
+    G = from_edges(src, dst)
+    assert GPU_MIN_ROWS <= src.size <= HASHED_MAX_ROWS
+    plan = nx_tricount.make_plan(G)
+    assert (plan.device, plan.algorithm, plan.pipeline) == ("gpu", "merge", "hashed")
+    assert "pipeline hashed" in str(plan) and "pipeline=hashed" in str(plan).splitlines()[0]
+    for sorted_plan in (
+        nx_tricount.make_plan(G, weighted=True),
+        nx_tricount.make_plan(G, orientation="id"),
+        nx_tricount.make_plan(G, device="cpu"),
+        nx_tricount.make_plan(from_edges(src, dst, directed=True)),
+        nx_tricount.make_plan(from_edges(*rmat_edges(14, seed=1)), algorithm="merge"),
+    ):
+        assert sorted_plan.pipeline == "sorted", sorted_plan
+    with pytest.raises(ValueError, match="hashed pipeline prepares on the GPU"):
+        Plan("merge", "degree", "none", "gpu", pipeline="hashed")
+
+
+def test_the_plan_chooses_merges_total(gpu_machine):
+    # Fused into the hashed launch for a whole undirected total; the inline layout
+    # from GPU_INLINE_ARCS arcs a count (edge rows, or about 3 rows / p² a task);
+    # the CSR otherwise; nothing for other algorithms or the CPU engine.
+    src, dst = rmat_edges(11, seed=1)
+    G = from_edges(src, dst)
+    fused = nx_tricount.make_plan(G, total=True)
+    assert fused.merge_total == "fused" and "merge_total=fused" in str(fused)
+    assert nx_tricount.make_plan(G).merge_total == "csr"
+    assert nx_tricount.make_plan(G, total=True, partitions=2).merge_total == "csr"
+    assert nx_tricount.make_plan(G, total=True, algorithm="hash").merge_total is None
+    assert nx_tricount.make_plan(G, total=True, device="cpu").merge_total is None
+    large = Statistics(rows=GPU_INLINE_ARCS, n=1 << 20)
+    inline = plan_for(large, device="gpu", algorithm="merge", total=True)
+    assert inline.merge_total == "inline" and ("total_layout", "inline") in inline.parameters
+    smaller = replace(large, rows=GPU_INLINE_ARCS - 1)
+    assert plan_for(smaller, device="gpu", algorithm="merge").merge_total == "csr"
+    parted = plan_for(large, device="gpu", algorithm="merge", partitions=2)
+    assert parted.merge_total == "csr" and parted.parameters == ()
+    with pytest.raises(ValueError, match="merge_total 'rows'"):
+        Plan("merge", "degree", "none", "gpu", merge_total="rows")
+
+
+def test_the_plan_chooses_streaming_from_the_count_it_plans():
+    # A graph that does not fit whole is prepared in chunks straight into its parts
+    # when the count starts from the unweighted undirected simple graph and its
+    # preprocessing needs only the degrees; the plan says so.
+    src, dst = rmat_edges(10, 8, seed=1)
+    G = from_edges(src, dst)
+    limit = dict(memory_limit=64 * src.size - 1)
+    streamed = nx_tricount.make_plan(G, device="cpu", **limit)
+    assert streamed.spread.streamed and streamed.spread.executor == "serial"
+    assert "prepared in chunks straight into its parts" in str(streamed)
+    assert not nx_tricount.make_plan(G, device="cpu", weighted=True, **limit).spread.streamed
+    assert not nx_tricount.make_plan(G, device="cpu", ordering="a-order", **limit).spread.streamed
+    directed = from_edges(src, dst, directed=True)
+    assert not nx_tricount.make_plan(directed, device="cpu", **limit).spread.streamed
+    assert not nx_tricount.make_plan(G, device="cpu").spread.streamed
+
+
+def test_a_spread_of_parts_cannot_run_whole():
+    with pytest.raises(ValueError, match="runs its tasks"):
+        Spread(parts=2)
+    with pytest.raises(ValueError, match="executor 'threads'"):
+        Spread(executor="threads")
+    assert Spread(parts=2, executor="serial").parts == 2
+
+
+def test_preparation_builds_the_plans_pipeline_only_where_it_can():
+    G = from_edges(np.array([0, 1]), np.array([1, 2]))
+    with pytest.raises(ValueError, match="unweighted graphs on the GPU"):
+        preparation.oriented_csr(G, "degree", "none", "cpu", pipeline="hashed")
+    with pytest.raises(ValueError, match="unweighted graphs on the GPU"):
+        preparation.oriented_csr(G, "degree", "none", "gpu", "weight", pipeline="hashed")
+    # A plan that streams the unweighted graph is no plan for a weighted count.
+    streamed = Plan("hash", "degree", "none", "cpu", spread=Spread(parts=2, executor="serial", streamed=True))
+    with pytest.raises(ValueError, match="make_plan\\(G, weighted=True\\)"):
+        per_vertex.clustering_terms(G, streamed, "weight", slice(None))
+
+
+def test_transitivity_reads_what_the_hashed_launch_returns(monkeypatch):
+    # The hashed pipeline's launch returns the CSR with sum d (d - 1) and, when the
+    # plan fuses merge's total, the triangles: transitivity takes them from that
+    # result (simulated here on the host, as the GPU test of the launch checks it).
+    from nx_tricount.algorithms import count
+    from nx_tricount.preprocess import HashedCSR, prepare_undirected
+
+    built = []
+
+    def hashed_csr(G, device, *, count_triangles=False):
+        prepared = prepare_undirected(G.src, G.dst, G.n, orientation="degree", ordering="none")
+        triangles = count(prepared, "merge", "total").total if count_triangles else None
+        pair_sum = int((prepared.degree * (prepared.degree - 1)).sum())
+        built.append(count_triangles)
+        return HashedCSR(prepared, pair_sum, triangles)
+
+    def no_count(*args):
+        raise AssertionError("the fused total was counted again")
+
+    monkeypatch.setattr(preparation, "hashed_csr", hashed_csr)
+    H = nx.karate_club_graph()
+    G = nx_tricount.from_networkx(H)
+    spread = Spread(preparation_device="gpu")  # on the host here: only the fields are read
+    fused = Plan("merge", "degree", "none", "cpu", spread=spread, pipeline="hashed", merge_total="fused")
+    with monkeypatch.context() as patched:
+        patched.setattr(per_vertex, "run", no_count)
+        closed, triads = per_vertex.transitivity_sums(G, fused)
+    assert closed / triads == nx.transitivity(H) and built == [True]
+    counted = Plan("hash", "degree", "none", "cpu", spread=spread, pipeline="hashed")
+    assert per_vertex.transitivity_sums(G, counted) == (closed, triads) and built == [True, False]

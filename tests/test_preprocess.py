@@ -11,8 +11,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from nx_tricount.metadata.config import CHOICES
 from nx_tricount.io.generators import grid_edges, rmat_edges
+from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import (
     directed_pairs,
     gpu_ops,

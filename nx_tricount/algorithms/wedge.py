@@ -15,6 +15,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from ..metadata.catalog import BITMAP_ROWS as CATALOG_BITMAP_ROWS
 from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE
 from .wedge_layout import (
@@ -53,7 +54,7 @@ SPREAD = 19
 #: search. Used with ascending-degree ids only (ordering "degree", orientation "id"),
 #: and only for vertices of degree at least :data:`BITMAP_MIN_DEGREE` (measured:
 #: docs/algorithms.md, 'wedge: bitmap rows').
-BITMAP_ROWS = 65536
+BITMAP_ROWS = CATALOG_BITMAP_ROWS
 
 #: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total (or
 #: unweighted per-node) count takes a vertex of the bitmap whose out-neighbours'
@@ -296,6 +297,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     import cupy
 
     from ..gpu import runtime
+    from . import gpu_count
 
     p = prepared
     chosen_spread = spread
@@ -332,23 +334,22 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     else:
         largest_bytes = rectangle_bytes(*cross_sides(p, largest_bitmap))
     runtime.check_memory(
-        runtime.output_bytes(p, mode) + arc_bytes + prefix_bytes + largest_bytes,
+        gpu_count.output_bytes(p, mode) + arc_bytes + prefix_bytes + largest_bytes,
         f"the {mode} output, per-arc counts, wedge prefix sums and the bitmap",
     )
-    out, weighted = runtime.output(p, mode)
+    out, weighted = gpu_count.output(p, mode)
     weight = p.values.dtype if weighted else np.float64
     vid = p.indices.dtype
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
-    with runtime.cuda_errors("preparing the wedge count"):
-        prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
-        if hub and layout.rows:
-            hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, arc_credit, kernel_types)
-            # Taking few wedges off, the hub block costs more than it saves: its launch
-            # spans every bitmap row (docs/algorithms.md, 'wedge: the hub block').
-            hub = hub_wedges <= (1 - HUB_MIN_SHARE) * wedges
-            wedges = hub_wedges if hub else wedges
-        else:
-            hub = False
+    prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
+    if hub and layout.rows:
+        hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, arc_credit, kernel_types)
+        # Taking few wedges off, the hub block costs more than it saves: its launch
+        # spans every bitmap row (docs/algorithms.md, 'wedge: the hub block').
+        hub = hub_wedges <= (1 - HUB_MIN_SHARE) * wedges
+        wedges = hub_wedges if hub else wedges
+    else:
+        hub = False
     # A task graph's cross wedges only (kernels/wedge.cu): the others cannot close.
     name = "wedge_cross" if p.task_blocks is not None else "wedge"
     count = runtime.function("wedge.cu", runtime.entry(name, mode, weighted), **kernel_types)
@@ -358,30 +359,29 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         resident = runtime.resident_blocks(count, SPREAD * slot_bytes, threads) * threads
         spread = int(min(SPREAD, max(1, -(-wedges // (FILL * resident)))))
     shared = spread * slot_bytes
-    with runtime.cuda_errors("running the wedge kernel"):
-        bitmap = cupy.zeros(layout.size, dtype=np.uint32)
-        # Unread but per node: the bitmap stands in (one allocation and memset fewer).
-        arc_hits = cupy.zeros(p.m, dtype=np.uint32) if arc_credit else bitmap
-        if layout.rows:
-            build_bitmap(p, layout, bitmap, kernel_types)
-        if hub:
-            hub_out = arc_hits if arc_credit else out
-            count_hub(p, layout, prefix, hub_prefix, bitmap, hub_out, arc_credit, kernel_types)
-            prefix = hub_prefix
-        if wedges:
-            runtime.launch(
-                count,
-                -(-wedges // spread),
-                (p.indptr, p.indices, p.rows, prefix, p.derived.get("wedge_splits", prefix),
-                 vid.type(p.n), np.int64(wedges), np.int32(spread), np.int32(not p.ascending),
-                 bitmap, vid.type(layout.first_row), vid.type(layout.first_col),
-                 np.uint32(layout.words), runtime.kernel_values(p, weighted), arc_hits, out),
-                threads=threads,
-                shared_mem=shared,
-            )
-        if arc_credit:
-            credit = runtime.function("wedge.cu", "wedge_arc_credit", **kernel_types)
-            args = (p.indices, p.rows, arc_hits, np.int64(p.m), vid.type(p.n), out)
-            runtime.launch(credit, p.m, args, grid=runtime.resident_blocks(credit, 0))
-            out >>= 1
-    return runtime.finish(out, mode, weighted)
+    bitmap = cupy.zeros(layout.size, dtype=np.uint32)
+    # Unread but per node: the bitmap stands in (one allocation and memset fewer).
+    arc_hits = cupy.zeros(p.m, dtype=np.uint32) if arc_credit else bitmap
+    if layout.rows:
+        build_bitmap(p, layout, bitmap, kernel_types)
+    if hub:
+        hub_out = arc_hits if arc_credit else out
+        count_hub(p, layout, prefix, hub_prefix, bitmap, hub_out, arc_credit, kernel_types)
+        prefix = hub_prefix
+    if wedges:
+        runtime.launch(
+            count,
+            -(-wedges // spread),
+            (p.indptr, p.indices, p.rows, prefix, p.derived.get("wedge_splits", prefix),
+             vid.type(p.n), np.int64(wedges), np.int32(spread), np.int32(not p.ascending),
+             bitmap, vid.type(layout.first_row), vid.type(layout.first_col),
+             np.uint32(layout.words), gpu_count.kernel_values(p, weighted), arc_hits, out),
+            threads=threads,
+            shared_mem=shared,
+        )
+    if arc_credit:
+        credit = runtime.function("wedge.cu", "wedge_arc_credit", **kernel_types)
+        args = (p.indices, p.rows, arc_hits, np.int64(p.m), vid.type(p.n), out)
+        runtime.launch(credit, p.m, args, grid=runtime.resident_blocks(credit, 0))
+        out >>= 1
+    return gpu_count.finish(out, mode, weighted)

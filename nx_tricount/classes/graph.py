@@ -12,8 +12,8 @@ graph through NetworkX's spelling, read-only: ``len(G)``, ``node in G``,
 import numpy as np
 
 from ..gpu.device import array_module, module_of, to_host, to_module
-from .labels import host_labels
 from ..preprocess.ops import ops_for
+from .labels import host_labels
 
 __all__ = ["TriGraph", "NodeView", "EdgeView"]
 

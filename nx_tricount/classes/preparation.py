@@ -4,8 +4,10 @@
 ========================  ===================================================  ==================
 structure                 cache key                                            made by
 ========================  ===================================================  ==================
+endpoint degree estimate  ``("endpoint degree", device)``                      :class:`Statistics`
 simple graph              ``("simple", device)``                               :func:`simple_graph`
 oriented CSR              ``("oriented", orientation, ordering, device, w)``   :func:`oriented_csr`
+hashed CSR                ``("hashed", device, counted)``                      :func:`hashed_csr`
 successor CSR (arcs)      ``("arcs", device)``                                 :func:`successor_csr`
 normalised edge values    ``("values", w, device)``                            :func:`normalised_weights`
 directed pairs            ``("pairs", orientation, ordering, device, w)``      :func:`directed_pairs_csr`
@@ -13,9 +15,12 @@ pair directions           ``("directions", orientation, ordering, device)``    :
 2D partition              ``("partitioned", orientation, ordering, p, s, d)``  :func:`partitioned_graph`
 ========================  ===================================================  ==================
 
-``w`` is the weight attribute's name, or None; ``p`` the parts per side, ``s``
-the partitioning (``hashed`` or ``range``) and ``d`` the device of the chunks. The undirected structures share
-the simple graph; every array stays on ``device``.
+``w`` is the weight attribute's name, or None; ``counted`` whether the hashed
+launch also counted merge's triangles; ``p`` the parts per side, ``s`` the
+partitioning (``hashed`` or ``range``) and ``d`` the device of the chunks. The
+undirected structures share the simple graph; every array stays on ``device``.
+Each structure is built as the plan says (its pipeline, its spread): nothing
+here chooses.
 
 Weighted and directed clustering reduce to one count: the per-vertex sum, over
 the vertex's triangles of the undirected simple graph, of the product of the
@@ -27,7 +32,7 @@ triangle's three edge values ``b`` (NetworkX's ``t`` is twice that sum):
 - ``b = cbrt(w_uv / max_w) + cbrt(w_vu / max_w)`` (directed weighted).
 """
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -43,9 +48,12 @@ CHUNK_BYTES_PER_ROW = 96
 
 __all__ = [
     "DirectedPairs",
+    "Statistics",
+    "statistics",
     "simple_graph",
     "mean_endpoint_degree",
     "oriented_csr",
+    "hashed_csr",
     "partitioned_graph",
     "successor_csr",
     "normalised_weights",
@@ -73,6 +81,51 @@ class DirectedPairs(NamedTuple):
     total_degree: object
     reciprocal_degree: object
     max_weight: float
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """What a plan reads of a graph (:func:`statistics`).
+
+    Attributes
+    ----------
+    rows, n : int
+        Edge rows and vertices.
+    directed : bool
+    resident : bool
+        The edge rows are in GPU memory.
+    graph : TriGraph or None
+        The graph they are read from (None: a plan for no graph in particular),
+        which :meth:`mean_endpoint_degree` samples.
+    """
+
+    rows: int = 0
+    n: int = 0
+    directed: bool = False
+    resident: bool = False
+    graph: object = field(default=None, repr=False, compare=False)
+
+    def mean_endpoint_degree(self, device, *, then_simple_graph=False):
+        """The graph's :func:`mean_endpoint_degree` on ``device``, sampled once
+        (cached on the graph): one launch on the GPU, the one statistic that costs
+        one, read only by the plan's rule for large graphs. With
+        ``then_simple_graph`` the build of the simple graph the count starts from
+        is queued on ``device`` while the estimate is read, so the GPU has it to
+        run meanwhile. 0.0 without a graph."""
+        G = self.graph
+        if G is None:
+            return 0.0
+        meanwhile = (lambda: simple_graph(G, device)) if then_simple_graph else None
+        return G.cached(("endpoint degree", device), lambda: mean_endpoint_degree(G, device, meanwhile))
+
+
+def statistics(G):
+    """The :class:`Statistics` of the TriGraph ``G``, or of no graph when ``G`` is
+    None: read from its attributes, without a launch or a copy (not kept on ``G``,
+    which they refer to; the mean endpoint degree is)."""
+    if G is None:
+        return Statistics()
+    return Statistics(int(G.src.size), G.n, G.directed, module_of(G.src) is not np, G)
 
 
 def simple_graph(G, device):
@@ -120,26 +173,34 @@ def mean_endpoint_degree(G, device, meanwhile=None):
     return value / ENDPOINT_SAMPLES
 
 
-def oriented_csr(G, orientation, ordering, device, weight=None, *, merge_total=False):
+def oriented_csr(G, orientation, ordering, device, weight=None, *, pipeline="sorted"):
     """The oriented CSR of ``G``'s simple undirected graph.
 
     With ``weight``, its arcs carry ``cbrt(w / max_w)`` (:func:`normalised_weights`),
-    the last row's value where an edge repeats. A small graph on the GPU, degree
-    oriented on its own ids, is prepared without sorts
-    (:func:`~nx_tricount.preprocess.hashed_csr.prepare_hashed`), to the same arrays,
-    and with ``merge_total`` its triangles are counted as merge counts them, read
-    with the CSR (kept in its ``derived``; a CSR already made is returned as it is).
+    the last row's value where an edge repeats. ``pipeline`` is the plan's
+    (``Plan.pipeline``): ``"sorted"``, the sorting pipeline from the simple
+    graph, or ``"hashed"``, one launch on the GPU (:func:`hashed_csr`), to the
+    same arrays; a CSR already made by either is returned as it is.
 
     Returns
     -------
     Prepared
+
+    Raises
+    ------
+    ValueError
+        ``pipeline="hashed"`` with a ``weight``, or with ``device="cpu"``: that
+        launch prepares unweighted graphs on the GPU only.
     """
+    if pipeline == "hashed" and (weight is not None or device != "gpu"):
+        raise ValueError(
+            f"the hashed pipeline prepares unweighted graphs on the GPU; got weight={weight!r} "
+            f"on the {device} (make_plan(weighted=True) plans the sorting pipeline)"
+        )
 
     def build():
-        rows = int(G.src.size)
-        small = preprocess.hashed_applies(rows, G.n, orientation, ordering)
-        if device == "gpu" and weight is None and small:
-            return preprocess.prepare_hashed(*G.edges_on(device), G.n, merge_total=merge_total)
+        if pipeline == "hashed":
+            return hashed_csr(G, device).prepared
         if weight is None:
             simple = simple_graph(G, device)
         else:
@@ -150,6 +211,23 @@ def oriented_csr(G, orientation, ordering, device, weight=None, *, merge_total=F
         return preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
 
     return G.cached(("oriented", orientation, ordering, device, weight), build)
+
+
+def hashed_csr(G, device, *, count_triangles=False):
+    """``G``'s simple undirected graph, degree oriented on its own ids, prepared on
+    the GPU in one launch (:func:`~nx_tricount.preprocess.hashed_csr.prepare_hashed`),
+    with ``sum d (d - 1)`` and, with ``count_triangles``, the triangles merge counts
+    on it (the plan's ``merge_total="fused"``).
+
+    Returns
+    -------
+    HashedCSR
+    """
+
+    def build():
+        return preprocess.prepare_hashed(*G.edges_on(device), G.n, count_triangles=count_triangles)
+
+    return G.cached(("hashed", device, count_triangles), build)
 
 
 def partitioned_graph(G, orientation, ordering, parts, scheme, memory_limit, device="gpu"):

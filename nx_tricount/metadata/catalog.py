@@ -15,6 +15,7 @@ __all__ = [
     "KernelParameter",
     "Algorithm",
     "ALGORITHMS",
+    "BITMAP_ROWS",
     "ORIENTATIONS",
     "ORDERINGS",
     "DEVICES",
@@ -71,6 +72,11 @@ class Algorithm:
     ordering: str
     parameters: tuple = ()
 
+
+#: Bitmap rows of the wedge count on the GPU (WeTriC §5.4), the default of its
+#: ``bitmap_rows``: read by ``algorithms/wedge.py`` and by the plan, which sizes a
+#: task's bitmap rectangle from it (``planning/spread.py``).
+BITMAP_ROWS = 65536
 
 ALGORITHMS = {
     algorithm.name: algorithm

@@ -1,20 +1,31 @@
-"""The plan of a count: every choice made in one place, nothing run.
+"""The plan of a count: every choice made in one place, from the graph's
+statistics and the settings. Deciding converts nothing and launches nothing of
+its own: a NetworkX graph is converted before (:func:`make_plan` converts one
+given to it, then decides), and the one statistic that costs a launch, a large
+graph's mean endpoint degree on the GPU, is sampled by
+:mod:`nx_tricount.classes.preparation` when the GPU rule asks for it.
 
 Settings come from the per-call keywords, else ``nx.config.backends.tricount``;
-``"auto"`` values are resolved here: the device, the algorithm (on the GPU by
-the graph's size and, for large graphs, its mean endpoint degree), the
-preprocessing the algorithm is designed for (:data:`nx_tricount.metadata.catalog.ALGORITHMS`)
-and the kernel parameters. :func:`make_plan` returns an immutable :class:`Plan`
-that says what will run and why; :mod:`nx_tricount.execution.execute` runs it. The rule
-and the measurements behind it: docs/algorithms.md, "Choosing by itself", and
-docs/benchmarks.md, "auto: the GPU rule" and "auto: the CPU rule".
+``"auto"`` values are resolved here. :func:`make_plan` returns an immutable
+:class:`Plan` that says what will run and why: the device, the algorithm (on the
+GPU by the graph's size and, for large graphs, its mean endpoint degree), the
+preprocessing the algorithm is designed for
+(:data:`nx_tricount.metadata.catalog.ALGORITHMS`), the preparation pipeline,
+how the count is spread (:mod:`.spread`: whole, in parts, streamed from host
+memory, and on which executor), merge's total layout and the kernel parameters.
+:mod:`nx_tricount.classes.preparation` builds what the plan names and
+:mod:`nx_tricount.execution.execute` runs it. The rules and the measurements
+behind them: :func:`make_plan`'s notes, docs/algorithms.md, "Choosing by itself",
+and docs/benchmarks.md, "auto: the GPU rule" and "auto: the CPU rule".
 """
 
 import logging
 from dataclasses import dataclass
 
-import numpy as np
-
+from ..classes.graph import TriGraph
+from ..classes.preparation import statistics as graph_statistics
+from ..gpu.runtime import free_memory
+from ..io.convert import from_networkx
 from ..metadata.catalog import ALGORITHMS
 from ..metadata.config import (
     KERNEL_PARAMETERS,
@@ -23,32 +34,16 @@ from ..metadata.config import (
     check_scale_out,
     config_from_environment,
 )
-from ..io.convert import from_networkx
-from ..gpu.device import module_of, resolve_device
-from ..classes.graph import TriGraph
-from ..classes.preparation import mean_endpoint_degree, simple_graph
-from ..gpu.runtime import cuda_errors, free_memory
-from .spread import Spread, decide
+from .rules import choose_algorithm, choose_device, choose_merge_total, choose_pipeline
+from .spread import Spread, decide, streaming
 
-__all__ = ["CountTask", "Plan", "make_plan", "current_config", "gpu_auto_algorithm"]
+__all__ = ["CountTask", "Plan", "make_plan", "plan_for", "current_config"]
 
 logger = logging.getLogger("nx_tricount")
 
-#: With ``device="auto"`` on a GPU machine, graphs of fewer edge rows in host memory
-#: count on the CPU engine: below it, its whole count is faster than the GPU's
-#: launches (measured: docs/benchmarks.md, "Small graphs").
-GPU_MIN_ROWS = 10_000
-#: The same for edge rows already in GPU memory, which the GPU prepares without
-#: sorts, for counts per node (docs/benchmarks.md, "Small graphs"). An undirected
-#: total (transitivity) stays on the GPU at any size: one launch prepares and
-#: counts it, faster than the CPU engine even on the karate club (same section).
-GPU_MIN_RESIDENT_ROWS = 1_500
-#: On the GPU, graphs of fewer edge rows count with merge without a look at their
-#: degrees (docs/benchmarks.md, "auto: the GPU rule").
-GPU_LOOK_ROWS = 3_000_000
-#: On the GPU, larger graphs whose mean endpoint degree reaches this count with
-#: wedge, below it with merge (docs/benchmarks.md, "auto: the GPU rule").
-GPU_WEDGE_SKEW = 1000
+#: The values of :attr:`Plan.pipeline` and :attr:`Plan.merge_total`.
+PIPELINES = ("sorted", "hashed")
+MERGE_TOTALS = (None, "csr", "inline", "fused")
 
 
 @dataclass(frozen=True)
@@ -81,12 +76,23 @@ class Plan:
     algorithm, orientation, ordering, device : str
         The resolved settings.
     reasons : tuple of str
-        Why each ``"auto"`` resolved as it did.
-    parameters : tuple of (str, int)
-        Keywords of the algorithm's ``count_gpu`` set by the configuration.
+        Why each ``"auto"`` resolved as it did, and why the pipeline and merge's
+        total are what they are when not the default.
+    parameters : tuple of (str, int or str)
+        Keywords of the algorithm's ``count_gpu``: the kernel parameters the
+        configuration sets, and merge's ``total_layout="inline"``.
     spread : Spread
-        Parts per side, devices, executor and where the graph is prepared
-        (:mod:`nx_tricount.planning.spread`).
+        Parts per side, devices, executor, where the graph is prepared and
+        whether in chunks (:mod:`nx_tricount.planning.spread`).
+    pipeline : {"sorted", "hashed"}
+        How the undirected oriented CSR is prepared: the sorting pipeline from
+        the simple graph, or one launch on the GPU without sorts
+        (:func:`~nx_tricount.preprocess.hashed_csr.prepare_hashed`).
+    merge_total : {None, "csr", "inline", "fused"}
+        How merge counts a total on the GPU: on the CSR (``kernels/merge.cu``),
+        on its inline layout (``kernels/merge_inline.cu``), or in the hashed
+        pipeline's launch, read with the CSR (an undirected total counted
+        whole). None when the count is not merge on the GPU.
     """
 
     algorithm: str
@@ -96,6 +102,18 @@ class Plan:
     reasons: tuple = ()
     parameters: tuple = ()
     spread: Spread = Spread()
+    pipeline: str = "sorted"
+    merge_total: str | None = None
+
+    def __post_init__(self):
+        if self.pipeline not in PIPELINES:
+            raise ValueError(f"pipeline {self.pipeline!r}: accepted are {', '.join(PIPELINES)}")
+        if self.merge_total not in MERGE_TOTALS:
+            raise ValueError(f"merge_total {self.merge_total!r}: accepted are None, 'csr', 'inline', 'fused'")
+        if self.pipeline == "hashed" and self.spread.preparation_device != "gpu":
+            raise ValueError(
+                "the hashed pipeline prepares on the GPU: spread.preparation_device must be 'gpu'"
+            )
 
     @property
     def tasks(self):
@@ -113,6 +131,10 @@ class Plan:
             f"algorithm={self.algorithm} orientation={self.orientation} "
             f"ordering={self.ordering} device={self.device}"
         )
+        if self.pipeline != "sorted":
+            text += f" pipeline={self.pipeline}"
+        if self.merge_total == "fused":  # "inline" shows as its count_gpu keyword
+            text += " merge_total=fused"
         text += "".join(f" {key}={value}" for key, value in self.parameters)
         spread = self.spread
         if spread.parts > 1:
@@ -121,6 +143,8 @@ class Plan:
             text += f" devices={list(spread.devices)}"
         if spread.distributed:
             text += f" distributed={spread.distributed}"
+        if spread.streamed:
+            text += " streamed"
         return text + "".join(f"\n  - {reason}" for reason in self.reasons + spread.reasons)
 
 
@@ -153,33 +177,30 @@ def make_plan(
     distributed=_CONFIGURED,
     progress=_CONFIGURED,
 ):
-    """Resolve the settings of one count on ``G``.
+    """Decide every choice of one count on ``G``.
 
     Parameters
     ----------
     G : TriGraph or NetworkX graph, optional
-        The graph to count. On the GPU ``algorithm="auto"`` reads its size and,
-        for large graphs, the mean endpoint degree of its edge rows, estimated
-        from a sample while the GPU deduplicates the rows into the simple graph
-        the count starts from (cached on a TriGraph); without ``G`` it plans for
-        a small graph.
+        The graph to count (a NetworkX graph is converted first, as the
+        NetworkX layer converts it before it plans). The plan reads its
+        statistics (:func:`~nx_tricount.classes.preparation.statistics`); without
+        ``G`` it plans for a small graph.
     algorithm, orientation, ordering, device : str, optional
         Per-call overrides of ``nx.config.backends.tricount``.
     weighted : bool, optional
         The count sums a product of arc values per triangle at each vertex
         (clustering with ``weight``, and every clustering of a directed graph,
-        whose arc pairs carry values). On the GPU ``auto`` then avoids wedge,
-        whose per-vertex additions on the hubs cost most there.
+        whose arc pairs carry values).
     total : bool, optional
-        The count is one total (transitivity), which on an undirected graph's
-        edge rows in GPU memory one launch prepares and counts: ``device="auto"``
-        keeps it on the GPU at any size.
+        The count is one total (transitivity).
     partitions, partitioning, memory_limit, devices, distributed, progress : optional
         Per-call overrides of the scale-out settings (:mod:`nx_tricount.planning.spread`).
 
     Returns
     -------
     Plan
+        Immutable; ``str(plan)`` lists the choices and the reason for each.
 
     Raises
     ------
@@ -189,13 +210,96 @@ def make_plan(
     GPUNotAvailableError
         ``device="gpu"`` on a machine without a usable GPU.
 
+    Notes
+    -----
+    Each choice is made here, in this order, and only here (the rules and their
+    thresholds: :mod:`nx_tricount.planning.rules` and
+    :mod:`nx_tricount.planning.spread`); preparation builds what the plan names
+    and execution runs it.
+
+    1. **Device.** ``"auto"`` is the GPU when one is usable, except for small
+       graphs, which count on the CPU engine: fewer than ``GPU_MIN_ROWS`` edge
+       rows in host memory, or ``GPU_MIN_RESIDENT_ROWS`` in GPU memory; an
+       undirected total in GPU memory stays there at any size (one launch
+       prepares and counts it).
+    2. **Spread** (:func:`~nx_tricount.planning.spread.decide`): the graph is
+       counted whole when it fits the memory limit (on the GPU, the free memory
+       unless set; not read for a count of at most 16 MiB), else in ``p³`` tasks
+       of ``p`` parts per side, ``p`` the smallest whose task fits, prepared in
+       host memory; several GPUs or Dask workers get at least two tasks each.
+       The executor follows: ``"whole"``, ``"serial"`` (the tasks one after
+       another on the count's device), ``"gpus"`` or ``"dask"``, the last two
+       reading their parts from host memory.
+    3. **Algorithm.** ``"auto"`` is ``hash`` on the CPU engine. On the GPU: a
+       graph counted in parts from host memory takes ``wedge``; a directed
+       unweighted count takes ``merge`` (it alone counts directed
+       transitivity per triangle of the arc pairs); below ``GPU_LOOK_ROWS`` edge
+       rows, ``merge`` without a look at the degrees; from there the mean
+       endpoint degree ``sum(d²) / sum(d)`` (estimated from 1,024 endpoints, the
+       one statistic that costs a launch, read only then) decides: at least
+       ``GPU_WEDGE_SKEW`` takes ``wedge`` (``hash`` for sums of arc values),
+       below it ``merge``.
+    4. **Orientation and ordering.** ``"auto"`` is what the algorithm is
+       designed for (:data:`~nx_tricount.metadata.catalog.ALGORITHMS`).
+    5. **Streaming.** A graph prepared in parts whose count starts from the
+       unweighted undirected simple graph, with a preprocessing that needs only
+       the degrees, is prepared in chunks straight into its parts on the
+       count's device (:func:`~nx_tricount.planning.spread.streaming`).
+    6. **Pipeline.** ``"hashed"`` (one launch, no sorts) for an unweighted
+       undirected graph prepared on the GPU with degree orientation on its own
+       ids, of at most ``HASHED_MAX_ROWS`` edge rows and ``HASHED_MAX_VERTICES``
+       vertices; ``"sorted"`` otherwise.
+    7. **Merge's total** (merge on the GPU): ``"fused"`` for a total counted
+       whole on the hashed pipeline (its launch counts the triangles too);
+       ``"inline"`` when a count reads at least ``GPU_INLINE_ARCS`` arcs (the
+       edge rows, or about ``3 rows / p²`` per task); ``"csr"`` otherwise.
+    8. **Kernel parameters** set in the configuration for the chosen
+       algorithm, on the GPU.
+
+    The thresholds and their measurements: docs/algorithms.md, "Choosing by
+    itself", and docs/benchmarks.md, "auto: the GPU rule", "auto: the CPU
+    rule" and "Small graphs". Nothing else is read from the graph, so the
+    plan of a small graph costs no launch and no synchronisation.
+
     Examples
     --------
     >>> import networkx as nx
     >>> import nx_tricount
     >>> plan = nx_tricount.make_plan(nx.karate_club_graph(), device="cpu")
-    >>> plan.algorithm, plan.orientation, plan.ordering
-    ('hash', 'degree', 'none')
+    >>> plan.algorithm, plan.orientation, plan.ordering, plan.spread.executor
+    ('hash', 'degree', 'none', 'whole')
+    """
+    if G is not None and not isinstance(G, TriGraph):
+        G = from_networkx(G)
+    return plan_for(
+        graph_statistics(G), algorithm=algorithm, orientation=orientation, ordering=ordering,
+        device=device, weighted=weighted, total=total, partitions=partitions,
+        partitioning=partitioning, memory_limit=memory_limit, devices=devices,
+        distributed=distributed, progress=progress,
+    )
+
+
+def plan_for(
+    statistics,
+    *,
+    algorithm=None,
+    orientation=None,
+    ordering=None,
+    device=None,
+    weighted=False,
+    total=False,
+    partitions=_CONFIGURED,
+    partitioning=_CONFIGURED,
+    memory_limit=_CONFIGURED,
+    devices=_CONFIGURED,
+    distributed=_CONFIGURED,
+    progress=_CONFIGURED,
+):
+    """:func:`make_plan` of a graph of ``statistics``
+    (:class:`~nx_tricount.classes.preparation.Statistics`), with its keywords.
+
+    The decisions alone: no conversion, and no launch but the mean endpoint
+    degree's, which the statistics sample when the GPU rule asks for it.
     """
     config = current_config()
     requested = {
@@ -221,62 +325,14 @@ def make_plan(
         key: config[key] if value is _CONFIGURED else check_scale_out(key, value)
         for key, value in given.items()
     }
-    reasons = []
-    resolved_device = resolve_device(settings["device"])
-    G = _as_graph(G)
-    rows = 0 if G is None else int(G.src.size)
-    resident = G is not None and module_of(G.src) is not np
-    smallest = GPU_MIN_RESIDENT_ROWS if resident else GPU_MIN_ROWS
-    if resident and total and not G.directed:
-        smallest = 1  # one launch prepares and counts it (GPU_MIN_RESIDENT_ROWS)
-    if settings["device"] == "auto" and resolved_device == "gpu" and G is not None and rows < smallest:
-        resolved_device = "cpu"
-        where = "GPU" if resident else "host"
-        reasons.append(
-            f"device auto -> cpu: {rows:,} edge rows in {where} memory (< {smallest:,}), where "
-            "the CPU engine's whole count is faster than the GPU's launches "
-            "(docs/benchmarks.md, 'Small graphs')"
-        )
-    elif settings["device"] == "auto":
-        reasons.append(f"device auto -> {resolved_device}")
+    chosen_device, reason = choose_device(settings["device"], statistics, total)
+    reasons = [reason]
     spread = decide(
-        rows,
-        0 if G is None else G.n,
-        resolved_device,
-        scale,
-        free_memory if resolved_device == "gpu" else None,
+        statistics.rows, statistics.n, chosen_device, scale, free_memory if chosen_device == "gpu" else None
     )
     chosen = settings["algorithm"]
     if chosen == "auto":
-        if spread.preparation_device != resolved_device:
-            chosen, reason = "wedge", (
-                "algorithm auto -> wedge: the graph is counted in parts from host memory, "
-                "where the wedge kernel takes only the wedges a task can close and looks "
-                "its densest up in a bitmap; merge took a third longer on R-MAT 27 "
-                "(docs/benchmarks.md, 'Beyond one GPU')"
-            )
-        elif resolved_device == "gpu" and getattr(G, "directed", False) and not weighted:
-            chosen, reason = "merge", (
-                "algorithm auto -> merge: merge counts a directed graph's transitive "
-                "triples once per triangle of its arc pairs, oriented as an undirected "
-                "graph; the other algorithms intersect whole successor lists "
-                "(docs/benchmarks.md, 'auto: directed graphs on the GPU')"
-            )
-        elif resolved_device == "gpu":
-            where = spread.preparation_device
-            # An unweighted count starts from the simple graph: its deduplication is
-            # queued while the estimate crosses, so the GPU has it to run meanwhile.
-            meanwhile = None if weighted else lambda: simple_graph(G, where)
-            with cuda_errors("reading the graph's degrees on the GPU"):
-                chosen, reason = gpu_auto_algorithm(
-                    rows, lambda: mean_endpoint_degree(G, where, meanwhile), weighted
-                )
-        else:
-            chosen, reason = "hash", (
-                "algorithm auto -> hash: on the CPU engine one direct-address table per "
-                "vertex was the fastest configuration, or close to it, on every graph "
-                "measured (docs/benchmarks.md, 'auto: the CPU rule')"
-            )
+        chosen, reason = choose_algorithm(statistics, chosen_device, spread, weighted)
         reasons.append(reason)
     designed = ALGORITHMS[chosen]
     orientation = settings["orientation"]
@@ -287,62 +343,26 @@ def make_plan(
     if ordering == "auto":
         ordering = designed.ordering
         reasons.append(f"ordering auto -> {ordering}: what {chosen} is designed for")
+    simple_unweighted = not weighted and not statistics.directed
+    spread = streaming(spread, orientation, ordering, simple_unweighted)
+    pipeline, reason = choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted)
+    reasons.append(reason)
+    merge_total = None
+    if chosen == "merge" and chosen_device == "gpu":
+        merge_total, reason = choose_merge_total(statistics.rows, spread, pipeline, total)
+        reasons.append(reason)
     parameters = ()
-    if resolved_device == "gpu":
+    if chosen_device == "gpu":
         parameters = tuple(
             (parameter.keyword, config[key])
             for key, (owner, parameter) in KERNEL_PARAMETERS.items()
             if owner == chosen and config[key] is not None
         )
-    plan = Plan(chosen, orientation, ordering, resolved_device, tuple(reasons), parameters, spread)
+    if merge_total == "inline":
+        parameters += (("total_layout", "inline"),)
+    reasons = tuple(reason for reason in reasons if reason is not None)
+    plan = Plan(
+        chosen, orientation, ordering, chosen_device, reasons, parameters, spread, pipeline, merge_total
+    )
     logger.debug("tricount plan: %s", plan)
     return plan
-
-
-def _as_graph(G):
-    """A TriGraph for ``G`` (converted from NetworkX), or None."""
-    if G is None or isinstance(G, TriGraph):
-        return G
-    return from_networkx(G)
-
-
-def gpu_auto_algorithm(rows, statistics, weighted=False):
-    """``(algorithm, reason)`` of ``algorithm="auto"`` on the GPU.
-
-    Parameters
-    ----------
-    rows : int
-        Edge rows of the graph.
-    statistics : callable
-        Returns the graph's mean endpoint degree
-        (:func:`~nx_tricount.classes.preparation.mean_endpoint_degree`); called only for
-        graphs of at least :data:`GPU_LOOK_ROWS` rows.
-    weighted : bool, optional
-        Per-vertex sums of arc products (:func:`make_plan`'s ``weighted``).
-    """
-    if rows < GPU_LOOK_ROWS:
-        return "merge", (
-            f"algorithm auto -> merge: {rows:,} edge rows (< {GPU_LOOK_ROWS:,}), where "
-            "merge's single launch on degree orientation, the cheapest preprocessing, "
-            "was the best configuration or close to it on every graph measured; the "
-            "degrees are not looked at (docs/benchmarks.md, 'auto: the GPU rule')"
-        )
-    skew = statistics()
-    if skew >= GPU_WEDGE_SKEW and weighted:
-        return "hash", (
-            f"algorithm auto -> hash: {rows:,} edge rows, a mean endpoint degree "
-            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {GPU_WEDGE_SKEW:,}) and sums of arc values "
-            "per vertex, which wedge adds three per triangle on the hubs' counters and "
-            "hash adds per heavy task (docs/benchmarks.md, 'auto: weighted sums on the GPU')"
-        )
-    if skew >= GPU_WEDGE_SKEW:
-        return "wedge", (
-            f"algorithm auto -> wedge: {rows:,} edge rows and a mean endpoint degree "
-            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {GPU_WEDGE_SKEW:,}): hubs, whose wedges "
-            "wedge-parallel counting spreads evenly over the threads"
-        )
-    return "merge", (
-        f"algorithm auto -> merge: {rows:,} edge rows and a mean endpoint degree "
-        f"sum(d^2)/sum(d) = {skew:,.0f} (< {GPU_WEDGE_SKEW:,}): few wedges per edge, "
-        "where one merge per arc is the fastest"
-    )

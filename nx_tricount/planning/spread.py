@@ -3,25 +3,27 @@ fall into classes, the GPUs its tasks run on, the executor, and where the graph
 is prepared (``docs/algorithms.md``, "Partitioned counting").
 
 A graph is counted whole when it fits the memory limit; else it is prepared in
-host memory, straight into its parts where its preprocessing allows, and its
-``p³`` tasks, each about ``3 / p²`` of the arcs, go through the device one after
-another, ``p`` the smallest whose task fits. Several devices or Dask workers
-(even one) get at least two tasks each. ``devices`` names GPUs: the CPU engine
-has none to spread over (the plan says so when they are set).
+host memory, straight into its parts where its preprocessing allows
+(:func:`streaming`), and its ``p³`` tasks, each about ``3 / p²`` of the arcs, go
+through the device one after another, ``p`` the smallest whose task fits. Several
+devices or Dask workers (even one) get at least two tasks each, their parts in
+host memory. ``devices`` names GPUs: the CPU engine has none to spread over (the
+plan says so when they are set).
 """
 
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..algorithms.wedge import BITMAP_ROWS
 from ..algorithms.wedge_layout import rectangle_bytes
+from ..metadata.catalog import BITMAP_ROWS
 from ..metadata.config import memory_bytes
 from ..preprocess.partition import task_arcs
+from ..preprocess.streamed import STREAMED
 
 __all__ = [
-    "Spread", "UNREAD_LIMIT_BYTES", "decide", "whole_bytes", "split_bytes", "task_bytes", "task_graph_bytes",
-    "largest_task_bytes",
+    "EXECUTORS", "Spread", "UNREAD_LIMIT_BYTES", "decide", "streaming", "whole_bytes", "split_bytes",
+    "task_bytes", "task_graph_bytes", "largest_task_bytes",
 ]
 
 #: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
@@ -37,6 +39,12 @@ SPLIT_BYTES_PER_ROW = 100
 TASK_BYTES_PER_ARC = 96
 #: And per vertex of the task graph: row pointers and per-node counters.
 TASK_BYTES_PER_VERTEX = 48
+
+#: How a count runs (``Spread.executor``): ``whole``, one count of the whole graph
+#: on the count's device; ``serial``, the tasks of its partition one after another
+#: there; ``gpus``, a thread per GPU of ``devices``; ``dask``, the Dask client's
+#: workers.
+EXECUTORS = ("whole", "serial", "gpus", "dask")
 
 
 @dataclass(frozen=True)
@@ -64,10 +72,19 @@ class Spread:
     reasons : tuple of str
     prepared_in_parts : bool
         The graph does not fit the limit whole (on the GPU: or not beside its
-        parts): an unweighted undirected graph whose preprocessing needs only
-        the degrees is prepared in chunks straight into its partition
-        (:mod:`~nx_tricount.preprocess.streamed`), others whole in host memory
-        and then split.
+        parts): it is prepared in host memory, in chunks straight into its
+        partition where :attr:`streamed`, else whole and then split.
+    executor : str
+        How the count runs, one of :data:`EXECUTORS`: ``"whole"`` only for
+        one part prepared on the count's device, on that device alone.
+    parts_on_host : bool
+        The parts go to the tasks from host memory (several GPUs, Dask workers).
+    streamed : bool
+        The undirected simple graph is prepared in chunks straight into its
+        partition on the count's device (:mod:`~nx_tricount.preprocess.streamed`):
+        an unweighted count whose preprocessing needs only the degrees, of a
+        graph prepared in parts (:func:`streaming`). What reads the whole CSR
+        (per-edge counts, listing, peeling) prepares it whole in host memory.
     """
 
     parts: int = 1
@@ -79,12 +96,24 @@ class Spread:
     memory_limit: int | None = None
     reasons: tuple = ()
     prepared_in_parts: bool = False
+    executor: str = "whole"
+    parts_on_host: bool = False
+    streamed: bool = False
+
+    def __post_init__(self):
+        if self.executor not in EXECUTORS:
+            raise ValueError(f"executor {self.executor!r}: accepted are {', '.join(EXECUTORS)}")
+        if self.executor == "whole" and self.parts > 1:
+            raise ValueError(
+                f"a spread of {self.parts} parts per side runs its tasks: executor 'serial', "
+                "'gpus' or 'dask', not 'whole'"
+            )
 
 
 #: GPU bytes of a whole count small enough that the plan does not read the free
 #: memory for it (a call that costs a visible share of a small graph's count):
 #: where even that little is not free, CuPy's out-of-memory error, which
-#: runtime.cuda_errors wraps, says so.
+#: gpu.errors.gpu_errors turns into GPUMemoryError, says so.
 UNREAD_LIMIT_BYTES = 1 << 24
 
 
@@ -185,10 +214,7 @@ def decide(rows, n, device, settings, free_memory=None):
     if device == "gpu" and not fits:
         reasons.append("prepared in host memory: the whole graph does not fit the GPU's limit")
     elif not fits:
-        reasons.append(
-            "prepared in parts (in chunks where the preprocessing needs only the degrees, else "
-            "whole and then split): the whole graph does not fit the limit"
-        )
+        reasons.append("prepared in parts: the whole graph does not fit the limit")
     elif device == "gpu" and parts > 1 and limit is not None and split_bytes(rows) > limit:
         preparation = "cpu"
         reasons.append(
@@ -201,10 +227,34 @@ def decide(rows, n, device, settings, free_memory=None):
     scheme = settings["partitioning"]
     if parts > 1 and scheme != "hashed":
         reasons.append(f"partitioning {scheme}: configured")
+    prepared_in_parts = not fits or preparation != device
+    if distributed is not None:
+        executor = "dask"
+    elif len(devices) > 1:
+        executor = "gpus"
+    elif parts > 1 or prepared_in_parts:
+        executor = "serial"
+    else:
+        executor = "whole"
     return Spread(
         parts, scheme, devices if distributed is None else (), distributed, progress, preparation,
-        limit, tuple(reasons), prepared_in_parts=not fits or preparation != device,
+        limit, tuple(reasons), prepared_in_parts=prepared_in_parts, executor=executor,
+        parts_on_host=executor in ("gpus", "dask"),
     )
+
+
+def streaming(spread, orientation, ordering, simple_unweighted):
+    """``spread`` with :attr:`Spread.streamed` decided: a graph prepared in parts
+    is prepared in chunks straight into them when its count starts from the
+    unweighted undirected simple graph (``simple_unweighted``) and its
+    preprocessing needs only the degrees (:data:`~nx_tricount.preprocess.streamed.STREAMED`)."""
+    if not (spread.prepared_in_parts and simple_unweighted and (orientation, ordering) in STREAMED):
+        return spread
+    reason = (
+        f"prepared in chunks straight into its parts on the count's device: {orientation} "
+        f"orientation and {ordering} ordering need only the degrees"
+    )
+    return replace(spread, streamed=True, reasons=(*spread.reasons, reason))
 
 
 def _gpu_ids(devices):

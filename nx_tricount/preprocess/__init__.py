@@ -9,7 +9,7 @@ reference, and :mod:`.gpu_ops`, with the same functions and signatures.
 
 from .a_direction import orientation_cost
 from .edge_values import ArcPairs, directed_pairs, max_edge_value, oriented_directions, pair_directions
-from .hashed_csr import PAIR_SUM, hashed_applies, prepare_hashed
+from .hashed_csr import HashedCSR, hashed_applies, prepare_hashed
 from .ordering import ORDERINGS
 from .orientation import ORIENTATIONS
 from .prepare import Prepared, prepare_arcs, prepare_simple, prepare_undirected
@@ -29,7 +29,7 @@ __all__ = [
     "prepare_simple",
     "prepare_undirected",
     "prepare_arcs",
-    "PAIR_SUM",
+    "HashedCSR",
     "hashed_applies",
     "prepare_hashed",
     "index_dtype",

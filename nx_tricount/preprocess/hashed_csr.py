@@ -11,15 +11,20 @@ launch, whose steps meet at grid-wide barriers and which writes the number of ar
 and ``sum d (d - 1)`` to pinned host memory, read after it. The result is the
 sorting pipeline's, array for array (tests/test_gpu_preprocess.py). See
 docs/algorithms.md, 'Preprocessing'.
+
+The same launch can go on to count the triangles as merge counts them on the CSR
+it has just built, for a small graph's total: the plan decides it
+(``Plan.merge_total == "fused"``), and the count comes back beside the CSR, as the
+launch's own result, not kept in the CSR.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 
 from .prepare import Prepared
 
-__all__ = [
-    "HASHED_MAX_ROWS", "HASHED_MAX_VERTICES", "MERGE_TOTAL", "PAIR_SUM", "hashed_applies", "prepare_hashed",
-]
+__all__ = ["HASHED_MAX_ROWS", "HASHED_MAX_VERTICES", "HashedCSR", "hashed_applies", "prepare_hashed"]
 
 #: Most edge rows prepared this way: beyond them the sorts' GPU time, not the
 #: host's, is what a preparation costs, and a hub's row sorted by rank costs the
@@ -30,19 +35,32 @@ HASHED_MAX_ROWS = 1 << 17
 #: beyond this outweighs a small graph's rows.
 HASHED_MAX_VERTICES = 1 << 20
 
-#: Key of ``Prepared.derived`` under which :func:`prepare_hashed` leaves
-#: ``sum d (d - 1)`` over the degrees (a Python int), transitivity's denominator.
-PAIR_SUM = "degree_pair_sum"
 
-#: Key of ``Prepared.derived`` under which :func:`prepare_hashed` leaves the
-#: triangles merge counts on the CSR (a Python int), when asked to.
-MERGE_TOTAL = "merge_total"
+class HashedCSR(NamedTuple):
+    """What one launch of :func:`prepare_hashed` gives.
+
+    Attributes
+    ----------
+    prepared : Prepared
+        The oriented CSR, the sorting pipeline's arrays.
+    pair_sum : int
+        ``sum d (d - 1)`` over the undirected degrees (transitivity's
+        denominator), summed by the launch beside the row pointers.
+    triangles : int or None
+        The triangles merge counts on the CSR, when the launch was asked to
+        count them; None otherwise.
+    """
+
+    prepared: Prepared
+    pair_sum: int
+    triangles: int | None = None
 
 
 def hashed_applies(rows, n, orientation, ordering):
-    """Whether :func:`prepare_hashed` prepares this graph: degree orientation on
+    """Whether :func:`prepare_hashed` takes this graph: degree orientation on
     the ids as given, at least one and at most :data:`HASHED_MAX_ROWS` edge rows,
-    and at most :data:`HASHED_MAX_VERTICES` vertices."""
+    and at most :data:`HASHED_MAX_VERTICES` vertices. The plan reads it to choose
+    the preparation pipeline (``Plan.pipeline``)."""
     return (
         (orientation, ordering) == ("degree", "none")
         and 0 < rows <= HASHED_MAX_ROWS
@@ -50,7 +68,7 @@ def hashed_applies(rows, n, orientation, ordering):
     )
 
 
-def prepare_hashed(src, dst, n, *, merge_total=False):
+def prepare_hashed(src, dst, n, *, count_triangles=False):
     """``prepare_undirected(src, dst, n, orientation="degree", ordering="none")``
     of CuPy edge rows, by a hash table of the edges instead of sorts.
 
@@ -61,17 +79,22 @@ def prepare_hashed(src, dst, n, *, merge_total=False):
         most :data:`HASHED_MAX_ROWS` of them (:func:`hashed_applies`).
     n : int
         Number of vertices, at most :data:`HASHED_MAX_VERTICES`.
-    merge_total : bool
+    count_triangles : bool
         Also count the triangles as merge does (``kernels/merge.cu``), in the
         same launch, so that the read carries the total: no launch and no wait
         of their own.
 
     Returns
     -------
-    Prepared
-        Its ``indptr`` and ``degree`` are int64, ``indices`` and ``rows`` int32;
-        ``derived`` holds ``sum d (d - 1)`` (:data:`PAIR_SUM`) and, with
-        ``merge_total``, the triangles (:data:`MERGE_TOTAL`).
+    HashedCSR
+        Its ``prepared`` has int64 ``indptr`` and ``degree``, int32 ``indices``
+        and ``rows``; ``triangles`` is None unless ``count_triangles``.
+
+    Raises
+    ------
+    ValueError
+        No edge rows or more than :data:`HASHED_MAX_ROWS`, or more than
+        :data:`HASHED_MAX_VERTICES` vertices.
     """
     import cupy
 
@@ -94,7 +117,8 @@ def prepare_hashed(src, dst, n, *, merge_total=False):
     totals = cupy.cuda.alloc_pinned_memory(24)  # arcs, sum d (d - 1), triangles
     shift = np.int32(64 - (slots.bit_length() - 1))
     args = (src, dst, np.int64(rows), np.int64(n), words, np.int64(slots), shift, arcs)
-    runtime.launch(kernel, blocks * runtime.THREADS, (*args, np.int32(merge_total), np.uint64(totals.ptr)))
+    args += (np.int32(count_triangles), np.uint64(totals.ptr))
+    runtime.launch(kernel, blocks * runtime.THREADS, args)
     # The views are made while the GPU runs the launch; the read waits for it.
     degree = words[slots : slots + n].view(np.int64)
     indptr = words[slots + n : slots + 2 * n + 1].view(np.int64)
@@ -102,7 +126,4 @@ def prepare_hashed(src, dst, n, *, merge_total=False):
     m, pair_sum, triangles = np.frombuffer(totals, dtype=np.uint64, count=3).tolist()
     arc_rows, indices = arcs[:m], arcs[2 * rows : 2 * rows + m]
     prepared = Prepared(n, indptr, indices, arc_rows, None, None, degree, "degree", "none", False)
-    prepared.derived[PAIR_SUM] = pair_sum
-    if merge_total:
-        prepared.derived[MERGE_TOTAL] = triangles
-    return prepared
+    return HashedCSR(prepared, pair_sum, triangles if count_triangles else None)

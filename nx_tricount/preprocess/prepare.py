@@ -43,8 +43,8 @@ class Prepared:
         block to a later one, so a triangle has one vertex in each, and a
         source's arcs to middles come before its arcs to sinks.
     derived : dict
-        Arrays an algorithm derives once and reuses (e.g. wedge prefix sums), and
-        what a preparation read on the way (``hashed_csr.PAIR_SUM``).
+        Arrays an algorithm derives once from the CSR and reuses (e.g. wedge
+        prefix sums, merge's inline layout); never a count.
     """
 
     n: int

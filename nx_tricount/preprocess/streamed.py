@@ -196,7 +196,7 @@ def _in_csr_order(xp, chunks, n, keep):
     return (u, v) if keep else (to_host(u), to_host(v))
 
 
-# The steps, shared with the preparation of Dask frames (nx_tricount/dask_frames.py).
+# The steps, shared with the preparation of Dask frames (nx_tricount/execution/dask.py).
 
 
 def distinct_edge_keys(src, dst, n):

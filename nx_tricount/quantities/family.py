@@ -7,7 +7,9 @@ the k-truss.
 The triangles on each edge (its support) come from the plan's ``per_edge``
 count (:func:`nx_tricount.execution.execute.run`); listing and peeling start from them.
 The graph is prepared where the plan prepares it (its device, or host memory
-when the graph does not fit the device and the count is partitioned); what
+when the graph does not fit the device and the count is partitioned), by the
+plan's pipeline, and whole even where the plan streams a count per node: the
+per-edge counts, listing and peeling are indexed by the whole CSR's arcs. What
 follows the count (squares, listing, peeling) runs there, on the prepared
 arrays. The NetworkX layer (:mod:`nx_tricount.nxapi.triangle_family`) turns the
 results into NetworkX's.
@@ -19,13 +21,13 @@ from itertools import chain
 
 import numpy as np
 
-from ..classes import preparation
-from ..gpu import runtime
 from ..algorithms import listing, neighbourhoods, squares, truss
-from ..gpu.device import module_of, to_host
-from ..execution.execute import run
+from ..classes import preparation
 from ..classes.graph import TriGraph
 from ..classes.labels import gather
+from ..execution.execute import run
+from ..gpu import runtime
+from ..gpu.device import module_of, to_host
 from ..preprocess.ops import ops_for
 
 __all__ = [
@@ -51,8 +53,9 @@ logger = logging.getLogger("nx_tricount")
 
 
 def _oriented(G, plan):
+    """The whole oriented CSR of ``G`` as ``plan`` prepares it."""
     where = plan.preparation_device
-    return preparation.oriented_csr(G, plan.orientation, plan.ordering, where)
+    return preparation.oriented_csr(G, plan.orientation, plan.ordering, where, pipeline=plan.pipeline)
 
 
 def square_coefficients(G, plan, ids=None):
@@ -81,34 +84,32 @@ def square_coefficients(G, plan, ids=None):
         (NetworkX's int ``0`` elsewhere).
     """
     where = plan.preparation_device
-    spread = plan.spread
-    if spread.parts > 1 or spread.distributed or len(spread.devices) > 1 or where != plan.device:
+    if plan.spread.executor != "whole":
         # The settings spread triangle counts; squares have no partition of theirs.
         logger.info(
             "tricount: square clustering counts whole on the %s, where the plan prepares the "
             "graph: partitions, devices and distributed spread triangle counts only", where,
         )
-    with runtime.gpu_failures(plan.device):
-        if G.directed:
-            prepared = preparation.successor_csr(G, where)
-            successors = (prepared.indptr, prepared.indices)
-            predecessors = neighbourhoods.predecessors(prepared)
-        else:
-            prepared = _oriented(G, plan)
-            successors = predecessors = squares.neighbour_lists(prepared)
-        n = prepared.n
-        targets = _csr_ids(prepared, ids, where)
-        memory = SQUARE_MEMORY
-        if where == "gpu":
-            memory = (plan.spread.memory_limit or runtime.free_memory()) // 4
-        found, closed = squares.count_squares(successors, predecessors, targets, n, where, memory)
-        potential, defined, at = squares.potentials(successors, targets, found, closed, prepared.perm)
-        defined, at = to_host(defined), to_host(at)
-        ratio = np.zeros(n)
-        ratio[at] = _exact_ratio(to_host(found), to_host(potential), defined)
-        mask = np.zeros(n, dtype=bool)
-        mask[at] = defined
-        return ratio, mask
+    if G.directed:
+        prepared = preparation.successor_csr(G, where)
+        successors = (prepared.indptr, prepared.indices)
+        predecessors = neighbourhoods.predecessors(prepared)
+    else:
+        prepared = _oriented(G, plan)
+        successors = predecessors = squares.neighbour_lists(prepared)
+    n = prepared.n
+    targets = _csr_ids(prepared, ids, where)
+    memory = SQUARE_MEMORY
+    if where == "gpu":
+        memory = (plan.spread.memory_limit or runtime.free_memory()) // 4
+    found, closed = squares.count_squares(successors, predecessors, targets, n, where, memory)
+    potential, defined, at = squares.potentials(successors, targets, found, closed, prepared.perm)
+    defined, at = to_host(defined), to_host(at)
+    ratio = np.zeros(n)
+    ratio[at] = _exact_ratio(to_host(found), to_host(potential), defined)
+    mask = np.zeros(n, dtype=bool)
+    mask[at] = defined
+    return ratio, mask
 
 
 def _csr_ids(prepared, ids, where):
@@ -140,8 +141,7 @@ def _exact_ratio(numerator, denominator, defined):
 def edge_support(G, plan):
     """The plan's ``per_edge`` count of ``G``'s simple undirected graph: the
     triangles on each arc of the oriented CSR (:class:`~nx_tricount.algorithms.Counts`)."""
-    with runtime.gpu_failures(plan.device):
-        return run(plan, _oriented(G, plan), "per_edge")
+    return run(plan, _oriented(G, plan), "per_edge")
 
 
 def triangle_multiplicities(G, plan):
@@ -149,18 +149,17 @@ def triangle_multiplicities(G, plan):
     then multiplicity: ``vertex`` has ``edges`` edges that are each on exactly
     ``multiplicity`` triangles (NetworkX's generalized degree). Vertices without
     edges are absent."""
-    with runtime.gpu_failures(plan.device):
-        counts = edge_support(G, plan)
-        xp = module_of(counts.per_edge)
-        if counts.per_edge.size == 0:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty, empty
-        span = int(counts.per_edge.max()) + 1
-        ends = xp.concatenate([counts.edge_src, counts.edge_dst]).astype(xp.int64)
-        support = xp.concatenate([counts.per_edge, counts.per_edge]).astype(xp.int64)
-        keys, edges = xp.unique(ends * span + support, return_counts=True)
-        keys = to_host(keys)
-        return keys // span, keys % span, to_host(edges).astype(np.int64)
+    counts = edge_support(G, plan)
+    xp = module_of(counts.per_edge)
+    if counts.per_edge.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    span = int(counts.per_edge.max()) + 1
+    ends = xp.concatenate([counts.edge_src, counts.edge_dst]).astype(xp.int64)
+    support = xp.concatenate([counts.per_edge, counts.per_edge]).astype(xp.int64)
+    keys, edges = xp.unique(ends * span + support, return_counts=True)
+    keys = to_host(keys)
+    return keys // span, keys % span, to_host(edges).astype(np.int64)
 
 
 def triangle_batches(G, plan, rank, members=None):
@@ -185,10 +184,9 @@ def triangle_batches(G, plan, rank, members=None):
     array of shape (3, k)
         Original ids, one triangle per column, where the graph is prepared.
     """
-    with runtime.gpu_failures(plan.device):
-        prepared = _oriented(G, plan)
-        support = edge_support(G, plan).per_edge
-        ends = to_host(support.cumsum())  # the last slot of each arc, plus one
+    prepared = _oriented(G, plan)
+    support = edge_support(G, plan).per_edge
+    ends = to_host(support.cumsum())  # the last slot of each arc, plus one
     xp = module_of(support)
     device_rank = xp.asarray(rank)
     device_members = None if members is None else xp.asarray(members)
@@ -197,12 +195,11 @@ def triangle_batches(G, plan, rank, members=None):
         hi = max(int(np.searchsorted(ends, base + batch, side="right")), lo + 1)
         slots = int(ends[hi - 1]) - base
         if slots:
-            with runtime.gpu_failures(plan.device):
-                offsets = support[lo:hi].cumsum() - support[lo:hi]
-                found = listing.list_arcs(prepared, lo, hi, offsets, slots, plan.preparation_device)
-                if prepared.perm is not None:
-                    found = prepared.perm[found]
-                triples = _in_rank_order(found.astype(xp.int64), device_rank, device_members)
+            offsets = support[lo:hi].cumsum() - support[lo:hi]
+            found = listing.list_arcs(prepared, lo, hi, offsets, slots, plan.preparation_device)
+            if prepared.perm is not None:
+                found = prepared.perm[found]
+            triples = _in_rank_order(found.astype(xp.int64), device_rank, device_members)
             if triples.shape[1]:
                 yield triples
         lo, base, batch = hi, int(ends[hi - 1]), min(2 * batch, LARGEST_BATCH)
@@ -287,15 +284,14 @@ def k_truss(G, plan, k):
     keep = module_of(G.src).ones(G.src.size, dtype=bool)
     threshold = k - 2 if G.src.size else 0  # NetworkX computes k - 2 only on an edge
     if threshold > 0:
-        with runtime.gpu_failures(plan.device):
-            prepared = _oriented(G, plan)
-            counts = run(plan, prepared, "per_edge")
-            # No edge is on more than n - 2 triangles: larger thresholds act as n.
-            limit = math.ceil(min(threshold, prepared.n))
-            where = plan.preparation_device
-            alive = truss.peel(prepared, counts.per_edge, limit, where)
-            found = _rows_of(G, counts.edge_src[alive], counts.edge_dst[alive], where)
-            keep = G.column_on(found, _device_of(G.src))
+        prepared = _oriented(G, plan)
+        counts = run(plan, prepared, "per_edge")
+        # No edge is on more than n - 2 triangles: larger thresholds act as n.
+        limit = math.ceil(min(threshold, prepared.n))
+        where = plan.preparation_device
+        alive = truss.peel(prepared, counts.per_edge, limit, where)
+        found = _rows_of(G, counts.edge_src[alive], counts.edge_dst[alive], where)
+        keep = G.column_on(found, _device_of(G.src))
     return _edge_subgraph(G, keep)
 
 

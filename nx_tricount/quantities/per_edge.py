@@ -7,7 +7,6 @@ graph's node order. The count is the triangle family's
 
 import numpy as np
 
-from ..gpu import runtime
 from ..gpu.device import module_of
 from .family import edge_support
 
@@ -23,10 +22,9 @@ def triangles_per_edge(G, plan):
         Each edge once, ``source < target`` (ids of ``G``), sorted by
         ``(source, target)``, and the triangles it is in.
     """
-    with runtime.gpu_failures(plan.device):
-        counts = edge_support(G, plan)
-        xp = module_of(counts.per_edge)
-        source = xp.minimum(counts.edge_src, counts.edge_dst).astype(np.int64)
-        target = xp.maximum(counts.edge_src, counts.edge_dst).astype(np.int64)
-        order = xp.lexsort(xp.stack([target, source]))
-        return source[order], target[order], counts.per_edge[order].astype(np.int64)
+    counts = edge_support(G, plan)
+    xp = module_of(counts.per_edge)
+    source = xp.minimum(counts.edge_src, counts.edge_dst).astype(np.int64)
+    target = xp.maximum(counts.edge_src, counts.edge_dst).astype(np.int64)
+    order = xp.lexsort(xp.stack([target, source]))
+    return source[order], target[order], counts.per_edge[order].astype(np.int64)

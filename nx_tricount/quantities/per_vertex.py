@@ -7,36 +7,43 @@ transitivity. Arrays stay on the plan's device; the NetworkX layer
 
 import numpy as np
 
-from ..classes import preparation
-from ..gpu import runtime
 from ..algorithms import coefficients
+from ..classes import preparation
 from ..execution.execute import run
-from ..preprocess import PAIR_SUM, STREAMED, Prepared
 from ..preprocess.ops import ops_for
 
 __all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
 
 
-def _oriented(G, plan, weight=None, *, total=False):
-    """The oriented graph of ``G`` that ``plan`` counts: its CSR on the preparation
-    device, or, when the plan prepares it in parts and the preprocessing needs
-    only the degrees, its partition prepared in chunks on the count's device.
-    For a ``total`` count by merge, a small graph's CSR comes with its triangles."""
+def _oriented(G, plan, weight=None):
+    """The oriented graph of ``G`` that ``plan`` counts: its partition prepared in
+    chunks on the count's device when the plan streams it, else its CSR on the
+    preparation device, by the plan's pipeline.
+
+    Raises
+    ------
+    ValueError
+        A ``weight`` with a plan made for unweighted counts, whose graph is
+        streamed (``make_plan(weighted=True)`` plans weighted ones).
+    """
     spread = plan.spread
-    if spread.prepared_in_parts and weight is None and (plan.orientation, plan.ordering) in STREAMED:
+    if spread.streamed and weight is not None:
+        raise ValueError(
+            "this plan prepares the unweighted graph in chunks; a weighted count needs "
+            "make_plan(G, weighted=True)"
+        )
+    if spread.streamed:
         return preparation.partitioned_graph(
             G, plan.orientation, plan.ordering, spread.parts, spread.scheme, spread.memory_limit, plan.device
         )
-    merge_total = total and plan.algorithm == "merge"
     return preparation.oriented_csr(
-        G, plan.orientation, plan.ordering, plan.preparation_device, weight, merge_total=merge_total
+        G, plan.orientation, plan.ordering, plan.preparation_device, weight, pipeline=plan.pipeline
     )
 
 
 def triangles_per_node(G, plan):
     """Triangles at each vertex of ``G``'s simple undirected graph (int64 array)."""
-    with runtime.gpu_failures(plan.device):
-        return run(plan, _oriented(G, plan), "per_node").per_node
+    return run(plan, _oriented(G, plan), "per_node").per_node
 
 
 def clustering_terms(G, plan, weight, considered):
@@ -64,25 +71,24 @@ def clustering_terms(G, plan, weight, considered):
     ZeroDivisionError
         Every weight is 0 and NetworkX would divide by the largest one.
     """
-    with runtime.gpu_failures(plan.device):
-        settings = (plan.orientation, plan.ordering, plan.preparation_device)
-        if G.directed:
-            pairs = preparation.directed_pairs_csr(G, *settings, weight)
-            # NetworkX divides by max_weight only inside its sums over triangles.
-            if pairs.max_weight == 0:
-                unweighted, _, _ = clustering_terms(G, plan, None, considered)
-                if bool((unweighted[considered] != 0).any()):
-                    raise ZeroDivisionError("division by zero")
-            sums = run(plan, pairs.prepared, "per_node").per_node
-            return sums, pairs.total_degree, pairs.reciprocal_degree
-        prepared = _oriented(G, plan, weight)
-        degree = prepared.to_original_vertices(prepared.degree)
-        if weight is not None:
-            _, max_weight = preparation.normalised_weights(G, weight, plan.preparation_device)
-            # NetworkX divides by max_weight for every neighbour of a visited node.
-            if max_weight == 0 and bool((degree[considered] > 0).any()):
+    settings = (plan.orientation, plan.ordering, plan.preparation_device)
+    if G.directed:
+        pairs = preparation.directed_pairs_csr(G, *settings, weight)
+        # NetworkX divides by max_weight only inside its sums over triangles.
+        if pairs.max_weight == 0:
+            unweighted, _, _ = clustering_terms(G, plan, None, considered)
+            if bool((unweighted[considered] != 0).any()):
                 raise ZeroDivisionError("division by zero")
-        return run(plan, prepared, "per_node").per_node, degree, None
+        sums = run(plan, pairs.prepared, "per_node").per_node
+        return sums, pairs.total_degree, pairs.reciprocal_degree
+    prepared = _oriented(G, plan, weight)
+    degree = prepared.to_original_vertices(prepared.degree)
+    if weight is not None:
+        _, max_weight = preparation.normalised_weights(G, weight, plan.preparation_device)
+        # NetworkX divides by max_weight for every neighbour of a visited node.
+        if max_weight == 0 and bool((degree[considered] > 0).any()):
+            raise ZeroDivisionError("division by zero")
+    return run(plan, prepared, "per_node").per_node, degree, None
 
 
 def clustering_coefficients(G, plan, weight, considered):
@@ -90,8 +96,7 @@ def clustering_coefficients(G, plan, weight, considered):
     clustering (0.0 where its numerator ``2 sums`` is 0) and where that numerator
     is nonzero (:func:`clustering_terms` says what the terms are; the arguments
     are its). On the GPU, one launch of a kernel compiled ahead."""
-    with runtime.gpu_failures(plan.device):
-        return coefficients.from_sums(*clustering_terms(G, plan, weight, considered))
+    return coefficients.from_sums(*clustering_terms(G, plan, weight, considered))
 
 
 def transitivity_sums(G, plan):
@@ -102,33 +107,32 @@ def transitivity_sums(G, plan):
     w->u`` over the ordered pairs of successors, ``sum d+ (d+ - 1)``. Merge counts
     them once per triangle of the arc pairs (:mod:`~nx_tricount.algorithms.transitive`),
     the other algorithms once per arc of the successor lists.
+
+    The plan's hashed pipeline prepares the CSR in one launch that also sums
+    ``sum deg (deg - 1)`` and, with ``merge_total="fused"``, counts the
+    triangles: both are read from that launch's result.
     """
-    with runtime.gpu_failures(plan.device):
-        if G.directed and _on_pairs(plan):
-            from ..algorithms import transitive  # numba and CuPy load with the first count
+    if G.directed and plan.algorithm == "merge" and plan.spread.executor == "whole":
+        from ..algorithms import transitive  # numba and CuPy load with the first count
 
-            prepared = preparation.directions_csr(G, plan.orientation, plan.ordering, plan.device)
-            count_closed = transitive.count_gpu if plan.device == "gpu" else transitive.count_cpu
-            closed = count_closed(prepared)
-            degree = _out_degrees(prepared)
-        elif G.directed:
-            prepared = preparation.successor_csr(G, plan.preparation_device)
-            closed = run(plan, prepared, "total").total
-            degree = (prepared.indptr[1:] - prepared.indptr[:-1]).astype(np.int64, copy=False)
-        else:
-            prepared = _oriented(G, plan, total=True)
-            closed = 6 * run(plan, prepared, "total").total
-            # A small graph's CSR is read with its pair sum; a partition has its degrees.
-            if isinstance(prepared, Prepared) and PAIR_SUM in prepared.derived:
-                return closed, prepared.derived[PAIR_SUM]
-            degree = prepared.degree.astype(np.int64, copy=False)
-        return closed, ops_for(degree).pair_sum(degree)
-
-
-def _on_pairs(plan):
-    """Directed transitivity counts on the oriented arc pairs: with merge, in one count."""
-    spread = plan.spread
-    return plan.algorithm == "merge" and spread.parts == 1 and spread.preparation_device == plan.device
+        prepared = preparation.directions_csr(G, plan.orientation, plan.ordering, plan.device)
+        count_closed = transitive.count_gpu if plan.device == "gpu" else transitive.count_cpu
+        closed = count_closed(prepared)
+        degree = _out_degrees(prepared)
+    elif G.directed:
+        prepared = preparation.successor_csr(G, plan.preparation_device)
+        closed = run(plan, prepared, "total").total
+        degree = (prepared.indptr[1:] - prepared.indptr[:-1]).astype(np.int64, copy=False)
+    elif plan.pipeline == "hashed":
+        fused = plan.merge_total == "fused"
+        built = preparation.hashed_csr(G, plan.preparation_device, count_triangles=fused)
+        triangles = built.triangles if fused else run(plan, built.prepared, "total").total
+        return 6 * triangles, built.pair_sum
+    else:
+        prepared = _oriented(G, plan)
+        closed = 6 * run(plan, prepared, "total").total
+        degree = prepared.degree.astype(np.int64, copy=False)
+    return closed, ops_for(degree).pair_sum(degree)
 
 
 def _out_degrees(prepared):

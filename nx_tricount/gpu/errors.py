@@ -23,9 +23,14 @@ class GPUKernelError(RuntimeError):
 
 
 def _is_gpu_memory_error(exc, cupy):
-    # CuPy's OutOfMemoryError, or a Thrust sort's bad_alloc, which CuPy raises as
-    # a MemoryError naming CUDA; a MemoryError of NumPy stays what it is.
-    return isinstance(exc, cupy.cuda.memory.OutOfMemoryError) or "cuda" in str(exc).lower()
+    # CuPy's OutOfMemoryError, or a Thrust sort's std::bad_alloc, which CuPy raises
+    # as a plain MemoryError; NumPy's "Unable to allocate ..." stays what it is.
+    message = str(exc)
+    return (
+        isinstance(exc, cupy.cuda.memory.OutOfMemoryError)
+        or "bad_alloc" in message
+        or "cuda" in message.lower()
+    )
 
 
 @contextlib.contextmanager

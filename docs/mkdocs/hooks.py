@@ -3,12 +3,12 @@ made from the code and the data when it is built, never committed:
 
 - the home page: the README;
 - the list of the functions NetworkX sends to the backend in ``usage.md``: from
-  ``nx_tricount.catalog.FUNCTIONS``;
+  ``nx_tricount.metadata.catalog.FUNCTIONS``;
 - the settings reference in ``configuration.md``: from the configuration class,
-  ``nx_tricount.config.TricountConfig`` (its fields, their defaults and its
+  ``nx_tricount.metadata.config.TricountConfig`` (its fields, their defaults and its
   documented attributes) and the environment variables its loader reads;
 - one page per algorithm: its section of ``algorithms.md``, under what
-  ``nx_tricount.catalog`` declares of it; the site's ``algorithms.md`` keeps the
+  ``nx_tricount.metadata.catalog`` declares of it; the site's ``algorithms.md`` keeps the
   other sections and a table of the algorithms in their place;
 - the benchmark figures: drawn by ``benchmark_plots.py`` from ``benchmarks.json``.
 """
@@ -24,8 +24,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 import nx_tricount  # noqa: F401  (imports NetworkX first, which registers the backend)
-from nx_tricount import catalog
-from nx_tricount import config as settings
+from nx_tricount.metadata import catalog
+from nx_tricount.metadata import config as settings
 
 HERE = Path(__file__).resolve().parent
 DOCS = HERE.parent
@@ -101,7 +101,7 @@ def _algorithm_table(sections):
     pages = {name: uri for _, names, uri, _ in sections for name in names}
     lines = [
         "## The algorithms\n",
-        "Each has a page of its own; the table is the catalog (`nx_tricount/catalog.py`).\n",
+        "Each has a page of its own; the table is the catalog (`nx_tricount/metadata/catalog.py`).\n",
         "| algorithm | idea | designed for (orientation, ordering) | GPU kernel parameters |",
         "|---|---|---|---|",
     ]
@@ -202,11 +202,11 @@ def _figures():
 #: Page -> (its line that generated Markdown replaces, the function that makes it).
 MARKERS = {
     "configuration.md": (
-        "<!-- settings reference: generated from nx_tricount.config by docs/mkdocs/hooks.py -->",
+        "<!-- settings reference: generated from nx_tricount.metadata.config by docs/mkdocs/hooks.py -->",
         settings_reference,
     ),
     "usage.md": (
-        "<!-- functions: generated from nx_tricount.catalog by docs/mkdocs/hooks.py -->",
+        "<!-- functions: generated from nx_tricount.metadata.catalog by docs/mkdocs/hooks.py -->",
         functions_list,
     ),
 }

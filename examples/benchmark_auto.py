@@ -142,6 +142,7 @@ def bench_graph(name, load, device, once, repeats, confirm):
         src, dst = cupy.asarray(src), cupy.asarray(dst)
     functions = {}
     for algorithm, orientation, ordering in configurations():
+
         def configured(algorithm=algorithm, orientation=orientation, ordering=ordering):
             prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
             return count(prepared, algorithm, "total", device).total
@@ -157,11 +158,19 @@ def bench_graph(name, load, device, once, repeats, confirm):
     best = min(times, key=times.get)
     head_to_head, _ = interleaved_ms({"best": functions[best], "auto": functions["auto"]}, once, confirm)
     row = dict(
-        graph=name, device=device, n=n, edge_rows=int(src.size), best=list(best),
-        best_ms=times[best], auto=list(chosen), auto_ms=auto_ms,
-        auto_over_best=auto_ms / times[best], triangles=totals.pop(),
+        graph=name,
+        device=device,
+        n=n,
+        edge_rows=int(src.size),
+        best=list(best),
+        best_ms=times[best],
+        auto=list(chosen),
+        auto_ms=auto_ms,
+        auto_over_best=auto_ms / times[best],
+        triangles=totals.pop(),
         times={"/".join(key): value for key, value in times.items()},
-        confirm_best_ms=head_to_head["best"], confirm_auto_ms=head_to_head["auto"],
+        confirm_best_ms=head_to_head["best"],
+        confirm_auto_ms=head_to_head["auto"],
         confirm_auto_over_best=head_to_head["auto"] / head_to_head["best"],
     )
     print(
@@ -177,7 +186,8 @@ def bench_graph(name, load, device, once, repeats, confirm):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--device", choices=["cpu", "gpu"],
+        "--device",
+        choices=["cpu", "gpu"],
         help="default: cpu with --smoke, else gpu where CuPy sees one, else cpu",
     )
     parser.add_argument("--repeats", type=int, default=5)
@@ -191,7 +201,8 @@ def main():
     parser.add_argument("--only", nargs="+", metavar="GRAPH", help="just these graphs")
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument(
-        "--smoke", action="store_true",
+        "--smoke",
+        action="store_true",
         help=f"{' and '.join(SMOKE_GRAPHS)} of tests/data, one round each",
     )
     args = parser.parse_args()

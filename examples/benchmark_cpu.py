@@ -203,8 +203,12 @@ def bench_tricount(lo, hi, n, G, args, expected_triangles):
         return nx_tricount.from_edges(lo, hi, n=n)
 
     rows = [
-        Row("tricount", "from_networkx(G)", "conversion",
-            measure(lambda: nx_tricount.from_networkx(G), repeat)),
+        Row(
+            "tricount",
+            "from_networkx(G)",
+            "conversion",
+            measure(lambda: nx_tricount.from_networkx(G), repeat),
+        ),
         Row("tricount", "from_edges(src, dst)", "conversion", measure(fresh, repeat)),
     ]
     plan = nx_tricount.make_plan()
@@ -212,6 +216,7 @@ def bench_tricount(lo, hi, n, G, args, expected_triangles):
     configurations = list(itertools.product(args.algorithms, ORIENTATIONS, ORDERINGS))
     grid = []
     for algorithm, orientation, ordering in configurations + [key] * (key not in configurations):
+
         def prepare():
             return prepare_undirected(lo, hi, n, orientation=orientation, ordering=ordering)
 
@@ -228,14 +233,27 @@ def bench_tricount(lo, hi, n, G, args, expected_triangles):
     rows += [
         Row("tricount", f"prepare_undirected ({name})", "preprocess", preprocess),
         Row("tricount", f"count per_node ({name})", "kernel", kernel),
-        Row("tricount", "triangles(TriGraph)", "compute",
-            measure(nx_tricount.triangles, repeat, setup=fresh)),
-        Row("tricount", "clustering(TriGraph)", "compute",
-            measure(nx_tricount.clustering, repeat, setup=fresh)),
-        Row("tricount", 'nx.triangles(G, backend="tricount")', "end to end",
-            measure(lambda: nx.triangles(G, backend="tricount"), repeat)),
-        Row("tricount", 'nx.clustering(G, backend="tricount")', "end to end",
-            measure(lambda: nx.clustering(G, backend="tricount"), repeat)),
+        Row(
+            "tricount", "triangles(TriGraph)", "compute", measure(nx_tricount.triangles, repeat, setup=fresh)
+        ),
+        Row(
+            "tricount",
+            "clustering(TriGraph)",
+            "compute",
+            measure(nx_tricount.clustering, repeat, setup=fresh),
+        ),
+        Row(
+            "tricount",
+            'nx.triangles(G, backend="tricount")',
+            "end to end",
+            measure(lambda: nx.triangles(G, backend="tricount"), repeat),
+        ),
+        Row(
+            "tricount",
+            'nx.clustering(G, backend="tricount")',
+            "end to end",
+            measure(lambda: nx.clustering(G, backend="tricount"), repeat),
+        ),
     ]
     return rows, grid, str(plan).splitlines()[0]
 
@@ -243,10 +261,8 @@ def bench_tricount(lo, hi, n, G, args, expected_triangles):
 def bench_networkx(G, args):
     slow = args.slow_repeat
     return [
-        Row("networkx", "nx.triangles(G)", "compute",
-            measure(lambda: nx.triangles(G), slow, warmup=False)),
-        Row("networkx", "nx.clustering(G)", "compute",
-            measure(lambda: nx.clustering(G), slow, warmup=False)),
+        Row("networkx", "nx.triangles(G)", "compute", measure(lambda: nx.triangles(G), slow, warmup=False)),
+        Row("networkx", "nx.clustering(G)", "compute", measure(lambda: nx.clustering(G), slow, warmup=False)),
     ]
 
 
@@ -286,10 +302,13 @@ def bench_networkit(lo, hi, n, args):
     return [
         Row("networkit", "GraphFromCoo + indexEdges", "build", measure(build, repeat)),
         Row("networkit", "edge id -> endpoints (forEdges)", "build", measure(edge_map, repeat)),
-        Row("networkit", "LocalClusteringCoefficient", "compute",
-            measure(lambda: lcc(False), repeat)),
-        Row("networkit", "LocalClusteringCoefficient(turbo=True)", "compute",
-            measure(lambda: lcc(True), repeat)),
+        Row("networkit", "LocalClusteringCoefficient", "compute", measure(lambda: lcc(False), repeat)),
+        Row(
+            "networkit",
+            "LocalClusteringCoefficient(turbo=True)",
+            "compute",
+            measure(lambda: lcc(True), repeat),
+        ),
         Row("networkit", "TriangleEdgeScore -> per node", "compute", measure(triangles, repeat)),
     ]
 
@@ -306,10 +325,18 @@ def bench_igraph(lo, hi, n, args):
 
     return [
         Row("igraph", "Graph(n, edges)", "build", measure(build, args.repeat)),
-        Row("igraph", 'transitivity_local_undirected(mode="zero")', "compute",
-            measure(lambda: graph.transitivity_local_undirected(mode="zero"), args.repeat)),
-        Row("igraph", "list_triangles -> per node", "compute",
-            measure(triangles, args.slow_repeat, warmup=False)),
+        Row(
+            "igraph",
+            'transitivity_local_undirected(mode="zero")',
+            "compute",
+            measure(lambda: graph.transitivity_local_undirected(mode="zero"), args.repeat),
+        ),
+        Row(
+            "igraph",
+            "list_triangles -> per node",
+            "compute",
+            measure(triangles, args.slow_repeat, warmup=False),
+        ),
     ]
 
 
@@ -367,13 +394,27 @@ def bench_graph(name, lo, hi, n, args):
         default_plan=plan,
         networkx_graph_build_s=build.median,
         rows=[
-            dict(library=r.library, call=r.call, phase=r.phase, median_s=r.timing.median,
-                 runs=r.timing.runs, times_s=r.timing.times)
+            dict(
+                library=r.library,
+                call=r.call,
+                phase=r.phase,
+                median_s=r.timing.median,
+                runs=r.timing.runs,
+                times_s=r.timing.times,
+            )
             for r in rows
         ],
         kernel_grid=[
-            dict(algorithm=a, orientation=o, ordering=d, preprocess_s=p.median,
-                 kernel_s=k.median, runs=k.runs, preprocess_times_s=p.times, kernel_times_s=k.times)
+            dict(
+                algorithm=a,
+                orientation=o,
+                ordering=d,
+                preprocess_s=p.median,
+                kernel_s=k.median,
+                runs=k.runs,
+                preprocess_times_s=p.times,
+                kernel_times_s=k.times,
+            )
             for a, o, d, p, k in grid
         ],
         wall_s=time.perf_counter() - start,
@@ -399,22 +440,34 @@ def print_graph(result):
         f"default plan: {result['default_plan']}; "
         f"nx.Graph built in {result['networkx_graph_build_s']:.2f} s\n"
     )
-    print(markdown(
-        ["library", "call", "phase", "median s", "runs"],
-        [
-            (r["library"], f"`{r['call']}`", r["phase"], seconds(r["median_s"]), r["runs"])
-            for r in result["rows"]
-        ],
-    ))
+    print(
+        markdown(
+            ["library", "call", "phase", "median s", "runs"],
+            [
+                (r["library"], f"`{r['call']}`", r["phase"], seconds(r["median_s"]), r["runs"])
+                for r in result["rows"]
+            ],
+        )
+    )
     print("\nkernel grid (per node; preprocess = prepare_undirected, kernel = count):\n")
-    print(markdown(
-        ["algorithm", "orientation", "ordering", "preprocess s", "kernel s", "sum s", "runs"],
-        [
-            (g["algorithm"], g["orientation"], g["ordering"], seconds(g["preprocess_s"]),
-             seconds(g["kernel_s"]), seconds(g["preprocess_s"] + g["kernel_s"]), g["runs"])
-            for g in result["kernel_grid"]
-        ],
-    ), flush=True)
+    print(
+        markdown(
+            ["algorithm", "orientation", "ordering", "preprocess s", "kernel s", "sum s", "runs"],
+            [
+                (
+                    g["algorithm"],
+                    g["orientation"],
+                    g["ordering"],
+                    seconds(g["preprocess_s"]),
+                    seconds(g["kernel_s"]),
+                    seconds(g["preprocess_s"] + g["kernel_s"]),
+                    g["runs"],
+                )
+                for g in result["kernel_grid"]
+            ],
+        ),
+        flush=True,
+    )
 
 
 def verdict(met, smoke):
@@ -438,8 +491,7 @@ def targets(results, smoke=False):
         )
         lines.append(
             f"{result['graph']}: nx.clustering through tricount (conversion included) is "
-            f"{speedup:.0f}x faster than NetworkX's own (target 100x): "
-            + verdict(speedup >= 100, smoke)
+            f"{speedup:.0f}x faster than NetworkX's own (target 100x): " + verdict(speedup >= 100, smoke)
         )
     return lines
 
@@ -452,8 +504,11 @@ def networkit_targets(graph, median, smoke):
     )
     lines = []
     for what, mine, theirs in [
-        ("triangles", median["tricount", "triangles(TriGraph)"],
-         median["networkit", "TriangleEdgeScore -> per node"]),
+        (
+            "triangles",
+            median["tricount", "triangles(TriGraph)"],
+            median["networkit", "TriangleEdgeScore -> per node"],
+        ),
         ("clustering", median["tricount", "clustering(TriGraph)"], networkit_clustering),
     ]:
         lines.append(
@@ -467,9 +522,7 @@ def networkit_targets(graph, median, smoke):
 def environment():
     def git(*args):
         try:
-            done = subprocess.run(
-                ["git", *args], cwd=REPO, capture_output=True, text=True, check=True
-            )
+            done = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True)
         except (OSError, subprocess.CalledProcessError):
             return "unknown"
         return done.stdout.strip()
@@ -501,17 +554,25 @@ def environment():
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--smoke", action="store_true",
+        "--smoke",
+        action="store_true",
         help=f"a run of seconds: R-MAT scale {SMOKE_SCALE} and tests/data's {SMOKE_GRAPH} "
         "instead of Slashdot, one run each, skipping peers that are not installed",
     )
-    parser.add_argument("--repeat", type=int, default=5,
-                        help="timed runs of each measurement (default 5)")
-    parser.add_argument("--slow-repeat", type=int, default=1,
-                        help="timed runs of NetworkX and igraph's list_triangles (default 1)")
-    parser.add_argument("--algorithms", nargs="+", default=["merge", "wedge"],
-                        choices=[a for a in CHOICES["algorithm"] if a != "auto"],
-                        help="algorithms of the kernel grid (default: merge wedge)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs of each measurement (default 5)")
+    parser.add_argument(
+        "--slow-repeat",
+        type=int,
+        default=1,
+        help="timed runs of NetworkX and igraph's list_triangles (default 1)",
+    )
+    parser.add_argument(
+        "--algorithms",
+        nargs="+",
+        default=["merge", "wedge"],
+        choices=[a for a in CHOICES["algorithm"] if a != "auto"],
+        help="algorithms of the kernel grid (default: merge wedge)",
+    )
     parser.add_argument("--data", default=str(DATA), help=f"folder of {SLASHDOT} (default {DATA})")
     parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args()
@@ -532,12 +593,14 @@ def main():
     modified = " (package modified since)" if env["package_changes"] else ""
     print(f"date {env['date']}, commit {env['commit']}{modified}")
     print(f"cpu {env['cpu']}, {env['cores']} cores; load average {env['load_average_at_start']}")
-    print(f"versions: python {env['python']}, "
-          + ", ".join(f"{k} {v}" for k, v in env["versions"].items()))
-    print(f"threads: numba {env['numba_threads']}, networkit {env['networkit_threads']}, "
-          "NetworkX and igraph 1")
-    print(f"runs: median of {args.repeat} after a warm-up; NetworkX and igraph's list_triangles "
-          f"{args.slow_repeat}, no warm-up")
+    print(f"versions: python {env['python']}, " + ", ".join(f"{k} {v}" for k, v in env["versions"].items()))
+    print(
+        f"threads: numba {env['numba_threads']}, networkit {env['networkit_threads']}, NetworkX and igraph 1"
+    )
+    print(
+        f"runs: median of {args.repeat} after a warm-up; NetworkX and igraph's list_triangles "
+        f"{args.slow_repeat}, no warm-up"
+    )
 
     scale = SMOKE_SCALE if args.smoke else RMAT_SCALE
     graphs = {f"R-MAT {scale}": rmat_graph(scale)}
@@ -553,13 +616,21 @@ def main():
     lines = targets(results, args.smoke)
     held = " (set for soc-Slashdot0902; information only on the smoke graphs)" if args.smoke else ""
     print(f"\ntargets:{held}\n" + "\n".join("  " + line for line in lines))
-    print(f"load average at the end {env['load_average_at_end']}; "
-          f"numba threading layer {env['numba_threading_layer']}")
+    print(
+        f"load average at the end {env['load_average_at_end']}; "
+        f"numba threading layer {env['numba_threading_layer']}"
+    )
     if args.json:
         path = Path(args.json)
         path.parent.mkdir(parents=True, exist_ok=True)
-        settings = dict(repeat=args.repeat, slow_repeat=args.slow_repeat, smoke=args.smoke,
-                        rmat_scale=scale, rmat_seed=RMAT_SEED, algorithms=args.algorithms)
+        settings = dict(
+            repeat=args.repeat,
+            slow_repeat=args.slow_repeat,
+            smoke=args.smoke,
+            rmat_scale=scale,
+            rmat_seed=RMAT_SEED,
+            algorithms=args.algorithms,
+        )
         with open(path, "w") as f:
             report = dict(environment=env, settings=settings, graphs=results, targets=lines)
             json.dump(report, f, indent=1)

@@ -128,8 +128,9 @@ def first_call(scale):
         for state in ("empty kernel cache", "kernel cache on disk"):
             env = dict(os.environ, CUPY_CACHE_DIR=cache)
             code = textwrap.dedent(FIRST_CALL.format(scale=scale))
-            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                                 text=True, check=True).stdout
+            out = subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout
             row = dict(scale=scale, cache=state, **json.loads(out.strip().splitlines()[-1]))
             row = {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}
             print(json.dumps(row), flush=True)

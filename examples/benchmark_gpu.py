@@ -171,8 +171,9 @@ def weighted(name, args):
             continue
         p = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
         ms = kernel_only_ms(functools.partial(module.count_gpu, p, "per_node"), args.repeats)
-        row = dict(graph=name, algorithm=label, orientation=orientation, ordering=ordering,
-                   weighted_kernel_ms=ms)
+        row = dict(
+            graph=name, algorithm=label, orientation=orientation, ordering=ordering, weighted_kernel_ms=ms
+        )
         print(f"{name:5s} {label:17s} weighted per-node kernel {ms:10.3f} ms", flush=True)
         rows.append(row)
         del p
@@ -298,13 +299,23 @@ def bench_graph(name, args):
         wedges = wedges_of(prepared)
         csr_bytes = prepared.indptr.nbytes + prepared.indices.nbytes
         row = dict(
-            graph=name, algorithm=label, orientation=orientation, ordering=ordering,
-            n=n, m=prepared.m, triangles=total, wedges=wedges,
-            preprocess_ms=prep_ms, kernel_ms=kernel, count_ms=count_ms,
-            end_to_end_ms=e2e_ms, per_node_ms=per_node_ms,
+            graph=name,
+            algorithm=label,
+            orientation=orientation,
+            ordering=ordering,
+            n=n,
+            m=prepared.m,
+            triangles=total,
+            wedges=wedges,
+            preprocess_ms=prep_ms,
+            kernel_ms=kernel,
+            count_ms=count_ms,
+            end_to_end_ms=e2e_ms,
+            per_node_ms=per_node_ms,
             wedges_per_s=wedges / (kernel / 1e3) if kernel else None,
             csr_gb_per_s=csr_bytes / kernel / 1e6 if kernel else None,
-            peak_gpu_bytes=int(pool.total_bytes()), wall_s=time.perf_counter() - t0,
+            peak_gpu_bytes=int(pool.total_bytes()),
+            wall_s=time.perf_counter() - t0,
         )
         rows.append(row)
         print_row(row)
@@ -315,8 +326,15 @@ def bench_graph(name, args):
         out_degree = cupy.diff(prepared.indptr)
         in_degree = cupy.bincount(prepared.indices, minlength=n)
         paths = int((in_degree * out_degree).sum())  # bounds nnz(L @ L)
-        row = dict(graph=name, algorithm="cupy-spgemm", orientation="id", ordering="degree",
-                   n=n, m=prepared.m, paths=paths)
+        row = dict(
+            graph=name,
+            algorithm="cupy-spgemm",
+            orientation="id",
+            ordering="degree",
+            n=n,
+            m=prepared.m,
+            paths=paths,
+        )
         if paths <= args.spgemm_max_paths:
             try:
                 row["kernel_ms"], row["triangles"] = spgemm(prepared, min(args.repeats, 3))
@@ -352,8 +370,11 @@ def orientation_costs(name, src, dst, n):
             f"({degree - peeled:+.0f}, {100 * (1 - peeled / degree):.2f}% below degree)",
             flush=True,
         )
-    print(f"{name:5s} largest out-degree: id {row['id_max_out']}  degree {row['degree_max_out']}  "
-          f"a-direction {row['a-direction_max_out']}", flush=True)
+    print(
+        f"{name:5s} largest out-degree: id {row['id_max_out']}  degree {row['degree_max_out']}  "
+        f"a-direction {row['a-direction_max_out']}",
+        flush=True,
+    )
     return row
 
 
@@ -376,12 +397,21 @@ def matrix(name, args):
             module = importlib.import_module(f"nx_tricount.algorithms.{algorithm}")
             kernel = kernel_only_ms(lambda: module.count_gpu(prepared, "total"), args.repeats)
             count_ms, total = event_ms(lambda: module.count_gpu(prepared, "total"), args.repeats)
-            row = dict(graph=name, algorithm=algorithm, orientation=orientation, ordering=ordering,
-                       preprocess_ms=prep_ms, kernel_ms=kernel, total_ms=prep_ms + count_ms,
-                       triangles=total)
-            print(f"matrix {name:5s} {algorithm:7s} {orientation:11s} {ordering:10s} "
-                  f"prep {prep_ms:9.3f}  kernel {kernel:9.3f}  total {prep_ms + count_ms:9.3f} ms",
-                  flush=True)
+            row = dict(
+                graph=name,
+                algorithm=algorithm,
+                orientation=orientation,
+                ordering=ordering,
+                preprocess_ms=prep_ms,
+                kernel_ms=kernel,
+                total_ms=prep_ms + count_ms,
+                triangles=total,
+            )
+            print(
+                f"matrix {name:5s} {algorithm:7s} {orientation:11s} {ordering:10s} "
+                f"prep {prep_ms:9.3f}  kernel {kernel:9.3f}  total {prep_ms + count_ms:9.3f} ms",
+                flush=True,
+            )
             rows.append(row)
     return rows
 
@@ -400,8 +430,7 @@ def calibrate_lambda(name, args):
         for module in (vertex, edge):
             ms = kernel_only_ms(lambda: module.count_gpu(prepared, "total"), args.repeats)
             label = module.__name__.rsplit(".", 1)[1]
-            print(f"lambda {name:5s} {label:6s} {ordering:8s} lambda={lam} kernel={ms:9.3f} ms",
-                  flush=True)
+            print(f"lambda {name:5s} {label:6s} {ordering:8s} lambda={lam} kernel={ms:9.3f} ms", flush=True)
             rows.append(dict(graph=name, algorithm=label, ordering=ordering, lam=lam, kernel_ms=ms))
     return rows
 
@@ -422,10 +451,19 @@ def sweep(name, args):
         except ValueError as exc:  # spread too large for the block's shared memory
             print(f"sweep {name:5s} spread={spread} threads={threads}: {exc}")
             continue
-        row = dict(graph=name, algorithm="wedge-sweep", spread=spread, bitmap_rows=bitmap_rows,
-                   threads=threads, kernel_ms=ms)
-        print(f"sweep {name:5s} spread={spread:3d} bitmap_rows={bitmap_rows:6d} threads={threads:4d} "
-              f"kernel={ms:9.3f} ms", flush=True)
+        row = dict(
+            graph=name,
+            algorithm="wedge-sweep",
+            spread=spread,
+            bitmap_rows=bitmap_rows,
+            threads=threads,
+            kernel_ms=ms,
+        )
+        print(
+            f"sweep {name:5s} spread={spread:3d} bitmap_rows={bitmap_rows:6d} threads={threads:4d} "
+            f"kernel={ms:9.3f} ms",
+            flush=True,
+        )
         rows.append(row)
     return rows
 
@@ -435,8 +473,11 @@ def print_row(row):
         print(f"{row['graph']:5s} {row['algorithm']:17s} skipped: {row['skipped']}", flush=True)
         return
     if row["algorithm"] == "cupy-spgemm":
-        print(f"{row['graph']:5s} {row['algorithm']:17s} total {row['kernel_ms']:10.3f} ms "
-              f"triangles={row['triangles']}", flush=True)
+        print(
+            f"{row['graph']:5s} {row['algorithm']:17s} total {row['kernel_ms']:10.3f} ms "
+            f"triangles={row['triangles']}",
+            flush=True,
+        )
         return
     print(
         f"{row['graph']:5s} {row['algorithm']:17s} prep {row['preprocess_ms']:9.3f}  "
@@ -451,8 +492,10 @@ def print_row(row):
 
 def summary(rows):
     """Best kernel per graph against the published kernels and the target (docs/benchmarks.md)."""
-    print("\ngraph  best              kernel_ms  WeTriC  x WeTriC  target  met  published  nx-cugraph"
-          "  e2e/kernel  per_node/total  wedges/s  CSR GB/s (% of peak)  hash_ms  TRUST_ms")
+    print(
+        "\ngraph  best              kernel_ms  WeTriC  x WeTriC  target  met  published  nx-cugraph"
+        "  e2e/kernel  per_node/total  wedges/s  CSR GB/s (% of peak)  hash_ms  TRUST_ms"
+    )
     speedups = []
     for name in GRAPHS:
         mine = [r for r in rows if r["graph"] == name and "count_ms" in r]
@@ -481,8 +524,11 @@ def smoke_on_the_cpu():
     """Without a GPU: every configuration's preprocessing and total and per-node
     counts on the CPU engine (they must agree), and Equation 1 of the orientations,
     on R-MAT ``SMOKE_SCALE``."""
-    print("no GPU (CuPy missing or no device): GPU timings skipped; the configurations "
-          f"run on the CPU engine instead, on R-MAT {SMOKE_SCALE}", flush=True)
+    print(
+        "no GPU (CuPy missing or no device): GPU timings skipped; the configurations "
+        f"run on the CPU engine instead, on R-MAT {SMOKE_SCALE}",
+        flush=True,
+    )
     src, dst = rmat_edges(SMOKE_SCALE, seed=SMOKE_SCALE)
     n = 1 << SMOKE_SCALE
     totals = {}
@@ -492,8 +538,11 @@ def smoke_on_the_cpu():
         totals[label] = module.count_cpu(prepared, "total")
         per_node = module.count_cpu(prepared, "per_node")
         assert 3 * totals[label] == int(per_node.sum()), label
-        print(f"cpu   {label:17s} triangles={totals[label]} "
-              f"({1e3 * (time.perf_counter() - start):.1f} ms, compilation included)", flush=True)
+        print(
+            f"cpu   {label:17s} triangles={totals[label]} "
+            f"({1e3 * (time.perf_counter() - start):.1f} ms, compilation included)",
+            flush=True,
+        )
     assert len(set(totals.values())) == 1, f"configurations disagree: {totals}"
     for orientation in ("id", "degree", "a-direction"):
         prepared = prepare(src, dst, n, orientation, "none")
@@ -504,8 +553,12 @@ def smoke_on_the_cpu():
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--graphs", nargs="+", default=list(GRAPHS), choices=list(GRAPHS))
-    parser.add_argument("--algorithms", nargs="+", choices=[c[0] for c in CONFIGS],
-                        help="labels of CONFIGS; with --matrix, algorithm names")
+    parser.add_argument(
+        "--algorithms",
+        nargs="+",
+        choices=[c[0] for c in CONFIGS],
+        help="labels of CONFIGS; with --matrix, algorithm names",
+    )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-spgemm", action="store_true")
     parser.add_argument("--spgemm-max-paths", type=float, default=2e9)
@@ -513,18 +566,27 @@ def main():
     parser.add_argument("--matrix", action="store_true", help="every algorithm x orientation x ordering")
     parser.add_argument("--weighted", action="store_true", help="weighted per-node kernels only")
     parser.add_argument("--family", action="store_true", help="the rest of the triangle family only")
-    parser.add_argument("--functions", nargs="+", default=list(FAMILY),
-                        choices=list(FAMILY), help="with --family: these calls only")
-    parser.add_argument("--all-preprocessing", action="store_true",
-                        help="with --matrix, also orientation id on ids not ordered by degree")
+    parser.add_argument(
+        "--functions",
+        nargs="+",
+        default=list(FAMILY),
+        choices=list(FAMILY),
+        help="with --family: these calls only",
+    )
+    parser.add_argument(
+        "--all-preprocessing",
+        action="store_true",
+        help="with --matrix, also orientation id on ids not ordered by degree",
+    )
     parser.add_argument("--calibrate-lambda", action="store_true", help="A-order's lambda by kernel time")
     parser.add_argument("--lambdas", type=float, nargs="+", default=[0.5, 1, 2, 4, 9.682, 16, 32])
     parser.add_argument("--spreads", type=int, nargs="+", default=[4, 8, 12, 16, 24])
     parser.add_argument("--threads", type=int, nargs="+", default=[wedge.THREADS])
     parser.add_argument("--bitmap-rows", type=int, nargs="+", default=[0, 8192, 16384, 32768, 65536])
     parser.add_argument("--json", help="write the rows here")
-    parser.add_argument("--smoke", action="store_true",
-                        help=f"R-MAT {SMOKE_SCALE}, one run; on the CPU engine without a GPU")
+    parser.add_argument(
+        "--smoke", action="store_true", help=f"R-MAT {SMOKE_SCALE}, one run; on the CPU engine without a GPU"
+    )
     args = parser.parse_args()
     if not gpu_available():
         if not args.smoke:

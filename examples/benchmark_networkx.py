@@ -70,9 +70,13 @@ CALLS = {
 #: Targets in milliseconds on the GPU, by graph and call.
 TARGETS = {
     "g22": {
-        "transitivity": 60, "average_clustering": 150, "average_clustering_weighted": 250,
-        "directed_average_clustering": 250, "directed_average_clustering_weighted": 300,
-        "directed_transitivity": 250, "clustering_dict": 700,
+        "transitivity": 60,
+        "average_clustering": 150,
+        "average_clustering_weighted": 250,
+        "directed_average_clustering": 250,
+        "directed_average_clustering_weighted": 300,
+        "directed_transitivity": 250,
+        "clustering_dict": 700,
     },
     "g23": {"transitivity": 150, "triangles_dict": 1000},
 }
@@ -148,13 +152,23 @@ def small_rows(repeats):
     for name, make in SMALL_GRAPHS.items():
         src, dst = make("gpu" if on_gpu else "cpu")
         for device in ("auto", "gpu", "cpu") if on_gpu else ("cpu",):
+
             def call():
                 return nx_tricount.transitivity(nx_tricount.from_edges(src, dst), device=device)
 
             ms = median_ms(call, "gpu" if on_gpu else "cpu", repeats)
             target = SMALL_TARGET_MS if on_gpu and src.size < 100_000 else None
-            rows.append(dict(graph=name, edge_rows=int(src.size), call="small_transitivity",
-                             algorithm=f"device={device}", ms=round(ms, 3), target_ms=target, pace_us=pace))
+            rows.append(
+                dict(
+                    graph=name,
+                    edge_rows=int(src.size),
+                    call="small_transitivity",
+                    algorithm=f"device={device}",
+                    ms=round(ms, 3),
+                    target_ms=target,
+                    pace_us=pace,
+                )
+            )
             rows[-1]["met"] = _small_met(rows[-1])
             print(json.dumps(rows[-1]), flush=True)
     return rows
@@ -167,8 +181,17 @@ def small_processes(processes, repeats):
     for _ in range(processes):
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "rows.json")
-            command = [sys.executable, os.path.abspath(__file__), "--small", "--processes", "1",
-                       "--repeats", str(repeats), "--json", path]
+            command = [
+                sys.executable,
+                os.path.abspath(__file__),
+                "--small",
+                "--processes",
+                "1",
+                "--repeats",
+                str(repeats),
+                "--json",
+                path,
+            ]
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
             with open(path) as f:
                 runs.append(json.load(f))
@@ -176,8 +199,13 @@ def small_processes(processes, repeats):
     for measured in zip(*runs):
         times = [row["ms"] for row in measured]
         row = {key: value for key, value in measured[0].items() if key != "pace_us"}
-        row.update(ms=round(statistics.median(times), 3), lowest_ms=min(times), highest_ms=max(times),
-                   process_ms=times, paces_us=[r["pace_us"] for r in measured])
+        row.update(
+            ms=round(statistics.median(times), 3),
+            lowest_ms=min(times),
+            highest_ms=max(times),
+            process_ms=times,
+            paces_us=[r["pace_us"] for r in measured],
+        )
         row["met"] = _small_met(row)
         print(json.dumps(row), flush=True)
         rows.append(row)
@@ -228,15 +256,32 @@ def bench(name, edges, device, calls, repeats, algorithms=("auto",)):
             for call in calls:
                 ms = median_ms(lambda: CALLS[call](edges, device), device, repeats)
                 target = TARGETS.get(name, {}).get(call)
-                rows.append(dict(graph=name, call=call, algorithm=algorithm, ms=round(ms, 2),
-                                 target_ms=target, met=None if target is None else ms <= target,
-                                 pace_us=pace))
+                rows.append(
+                    dict(
+                        graph=name,
+                        call=call,
+                        algorithm=algorithm,
+                        ms=round(ms, 2),
+                        target_ms=target,
+                        met=None if target is None else ms <= target,
+                        pace_us=pace,
+                    )
+                )
                 print(json.dumps(rows[-1]), flush=True)
     pct, auto, named = auto_cost_pct(edges, device)
     target = AUTO_TARGET_PCT if device == "gpu" else None
-    rows.append(dict(graph=name, call="auto_cost_pct", ms=round(auto, 2), named_ms=round(named, 2),
-                     pct=round(pct, 1), target_pct=target, met=None if target is None else pct <= target,
-                     pace_us=pace))
+    rows.append(
+        dict(
+            graph=name,
+            call="auto_cost_pct",
+            ms=round(auto, 2),
+            named_ms=round(named, 2),
+            pct=round(pct, 1),
+            target_pct=target,
+            met=None if target is None else pct <= target,
+            pace_us=pace,
+        )
+    )
     print(json.dumps(rows[-1]), flush=True)
     return rows
 
@@ -249,14 +294,18 @@ def table(rows):
                 target, met = "n/a", "(no target on the CPU)"
             else:
                 target, met = f"{r['target_pct']:.1f}%", "yes" if r["met"] else "NO"
-            print(f"{r['graph']:14s} {'auto (% of a transitivity)':38s} {'':9s} {r['pct']:9.1f}% "
-                  f"{target:>8s}  {met}")
+            print(
+                f"{r['graph']:14s} {'auto (% of a transitivity)':38s} {'':9s} {r['pct']:9.1f}% "
+                f"{target:>8s}  {met}"
+            )
         else:
             target = "" if r["target_ms"] is None else f"{r['target_ms']:8g}"
             met = "" if r["met"] is None else "yes" if r["met"] else "NO"
             spread = f"  ({r['lowest_ms']:.3f}-{r['highest_ms']:.3f})" if "lowest_ms" in r else ""
-            print(f"{r['graph']:14s} {r['call']:38s} {r['algorithm']:9s} {r['ms']:10.3f} "
-                  f"{target:>8s}  {met}{spread}")
+            print(
+                f"{r['graph']:14s} {r['call']:38s} {r['algorithm']:9s} {r['ms']:10.3f} "
+                f"{target:>8s}  {met}{spread}"
+            )
     paces = sorted({pace for r in rows for pace in r.get("paces_us", [r.get("pace_us")]) if pace})
     if paces:
         print(f"host pace (us of a pure-Python loop, per process): {paces}")
@@ -267,14 +316,23 @@ def main():
     parser.add_argument("--graphs", nargs="+", default=["g18", "g20", "g22", "g23", "grid", "ba"])
     parser.add_argument("--calls", nargs="+", default=list(CALLS), choices=list(CALLS))
     parser.add_argument("--repeats", type=int, help=f"runs per call (default 5; --small {SMALL_REPEATS})")
-    parser.add_argument("--processes", type=int, default=SMALL_PROCESSES,
-                        help="--small: fresh processes to time in, each the median of --repeats")
-    parser.add_argument("--algorithms", nargs="+", default=["auto"],
-                        help="run the calls under each of these algorithm settings")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=SMALL_PROCESSES,
+        help="--small: fresh processes to time in, each the median of --repeats",
+    )
+    parser.add_argument(
+        "--algorithms",
+        nargs="+",
+        default=["auto"],
+        help="run the calls under each of these algorithm settings",
+    )
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--smoke", action="store_true", help="R-MAT 8 on the CPU engine")
-    parser.add_argument("--small", action="store_true",
-                        help="whole counts of small graphs from GPU edge arrays instead")
+    parser.add_argument(
+        "--small", action="store_true", help="whole counts of small graphs from GPU edge arrays instead"
+    )
     args = parser.parse_args()
     rows = []
     if args.small:

@@ -56,10 +56,16 @@ def run(src, dst, scale, setting, device, repeats):
             transitivity = nx.transitivity(G, backend="tricount", device=device, algorithm=algorithm)
         done = time.perf_counter()
         row = dict(
-            scale=scale, rows=int(src.size), setting=setting, algorithm=plan.algorithm,
-            parts=plan.spread.parts, partitioning=plan.spread.scheme, prepared_on=plan.preparation_device,
+            scale=scale,
+            rows=int(src.size),
+            setting=setting,
+            algorithm=plan.algorithm,
+            parts=plan.spread.parts,
+            partitioning=plan.spread.scheme,
+            prepared_on=plan.preparation_device,
             in_parts=plan.spread.prepared_in_parts,
-            from_edges_s=round(built - start, 3), count_s=round(done - built, 3),
+            from_edges_s=round(built - start, 3),
+            count_s=round(done - built, 3),
             peak_pool_gib=None if pool is None else round(pool.total_bytes() / 2**30, 2),
             transitivity=transitivity,
         )

@@ -170,7 +170,9 @@ def first_calls(processes, device):
     for _ in range(processes):
         out = subprocess.run(
             [sys.executable, "-c", FIRST_CALLS, device, str(Path(__file__).parent)],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
         runs.append(json.loads(out.strip().splitlines()[-1]))
     loads = {"engine_import": statistics.median(r["engine_import"] for r in runs)}
@@ -204,8 +206,9 @@ def main():
             costs[name]["first_call"] = loads[name]
 
     print(f"Measured with {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (other processes")
-    print("slow every figure, tricount's parallel kernels most). Seconds, this machine's, then "
-          "should_run.py's:")
+    print(
+        "slow every figure, tricount's parallel kernels most). Seconds, this machine's, then should_run.py's:"
+    )
     print("COSTS = {")
     for name, cost in costs.items():
         held = should_run.COSTS[name]._asdict()

@@ -32,8 +32,12 @@ FUNCTIONS = ("triangles", "clustering", "transitivity", "average_clustering")
 #: nodes) and per node or edge, measured on R-MAT scales 10 to 14 (2-core x86
 #: machine). Its clustering, transitivity and average_clustering build a set of
 #: every neighbour's neighbours; its triangles intersects forward neighbour sets.
-SECONDS_PER_WEDGE = {"triangles": 1.3e-8, "clustering": 1.4e-7, "transitivity": 1.4e-7,
-                     "average_clustering": 1.4e-7}
+SECONDS_PER_WEDGE = {
+    "triangles": 1.3e-8,
+    "clustering": 1.4e-7,
+    "transitivity": 1.4e-7,
+    "average_clustering": 1.4e-7,
+}
 SECONDS_PER_ELEMENT = 1e-6
 BUILD_CHUNK = 1 << 18
 #: Each function is timed as the fastest of up to REPEATS calls, repeated while
@@ -122,13 +126,16 @@ def _warm_up(G, plan):
     """Call every function once on G with the plan's settings, so that the kernels
     are compiled (or loaded from numba's cache) before any timing: some are made
     for the sizes and types of the graph at hand."""
-    settings = dict(algorithm=plan.algorithm, orientation=plan.orientation,
-                    ordering=plan.ordering, device=plan.device)
+    settings = dict(
+        algorithm=plan.algorithm, orientation=plan.orientation, ordering=plan.ordering, device=plan.device
+    )
     print("warm-up: a first call of each function (kernels compiled or loaded) ...", flush=True)
     tg = nx_tricount.from_networkx(G)
     _, seconds = _timed(lambda: [getattr(nx, name)(tg, **settings) for name in FUNCTIONS])
-    print(f"warm-up: {seconds:.2f} s ({plan.algorithm} on the {plan.device}; not in the times below)",
-          flush=True)
+    print(
+        f"warm-up: {seconds:.2f} s ({plan.algorithm} on the {plan.device}; not in the times below)",
+        flush=True,
+    )
 
 
 def _ms(seconds):
@@ -139,8 +146,10 @@ def run_graph(name, G, budget, verbose_plan=True):
     """Count on G with tricount and NetworkX; print and return the table's rows
     ``(function, tricount s, networkx s or None, estimated s, same or None)``."""
     wedge_count = wedges(G)
-    print(f"\n== {name}: {G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges, "
-          f"{wedge_count:,} wedges", flush=True)
+    print(
+        f"\n== {name}: {G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges, {wedge_count:,} wedges",
+        flush=True,
+    )
     tg, convert_s = _timed(nx_tricount.from_networkx, G)
     try:
         plan = nx_tricount.make_plan(tg)
@@ -168,9 +177,11 @@ def run_graph(name, G, budget, verbose_plan=True):
     _print_table(rows, convert_s)
     if skipped:
         longest = max(row[3] for row in rows if row[2] is None)
-        print(f"NetworkX not run for {', '.join(skipped)}: estimated from the wedges at up to "
-              f"{longest:,.0f} s each, over the budget of {budget:g} s "
-              f"(--networkx-budget {longest * 1.5:.0f} runs them)")
+        print(
+            f"NetworkX not run for {', '.join(skipped)}: estimated from the wedges at up to "
+            f"{longest:,.0f} s each, over the budget of {budget:g} s "
+            f"(--networkx-budget {longest * 1.5:.0f} runs them)"
+        )
     return rows
 
 
@@ -184,9 +195,12 @@ def _print_table(rows, convert_s):
             theirs, speedup = _ms(theirs_s), f"{theirs_s / ours_s:,.1f}x"
             verdict = "yes" if same else "NO"
         print(f"{function:<20}{_ms(ours_s):>13}{theirs:>17}{speedup:>11}  {verdict}")
-    print(f"tricount: each call on a new conversion of the nx.Graph (not timed: {_ms(convert_s)} ms,\n"
-          "  once per graph, as NetworkX caches it), its preparation timed; each time the fastest\n"
-          f"  of up to {REPEATS} calls within {REPEAT_SECONDS} s, NetworkX's too", flush=True)
+    print(
+        f"tricount: each call on a new conversion of the nx.Graph (not timed: {_ms(convert_s)} ms,\n"
+        "  once per graph, as NetworkX caches it), its preparation timed; each time the fastest\n"
+        f"  of up to {REPEATS} calls within {REPEAT_SECONDS} s, NetworkX's too",
+        flush=True,
+    )
 
 
 def main(argv=None):

@@ -38,15 +38,27 @@ def job_parser(description):
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     graph = parser.add_mutually_exclusive_group()
-    graph.add_argument("--edges", metavar="FILE",
-                       help="a text edge list, one 'u v' per line ('#' and '%%' comments; .gz read "
-                            "too); labels are ints, or else all of them are read as strings")
-    graph.add_argument("--rmat", type=_rmat_scale, metavar="SCALE",
-                       help=f"a seeded Graph500 R-MAT graph of 2**SCALE nodes and {RMAT_EDGE_FACTOR} "
-                            "edges per node (up to the scale this machine's memory holds)")
-    parser.add_argument("--networkx-budget", type=_seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
-                        help="skip a NetworkX reference run estimated to take longer "
-                             f"(default {DEFAULT_BUDGET:g}; 0 skips them all, inf runs them all)")
+    graph.add_argument(
+        "--edges",
+        metavar="FILE",
+        help="a text edge list, one 'u v' per line ('#' and '%%' comments; .gz read "
+        "too); labels are ints, or else all of them are read as strings",
+    )
+    graph.add_argument(
+        "--rmat",
+        type=_rmat_scale,
+        metavar="SCALE",
+        help=f"a seeded Graph500 R-MAT graph of 2**SCALE nodes and {RMAT_EDGE_FACTOR} "
+        "edges per node (up to the scale this machine's memory holds)",
+    )
+    parser.add_argument(
+        "--networkx-budget",
+        type=_seconds,
+        default=DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help="skip a NetworkX reference run estimated to take longer "
+        f"(default {DEFAULT_BUDGET:g}; 0 skips them all, inf runs them all)",
+    )
     _add_settings(parser)
     return parser
 
@@ -65,8 +77,10 @@ def _add_settings(parser):
             option.update(choices=CHOICES[key], help=f"default {CHOICES[key][0]}")
         elif key in KERNEL_PARAMETERS:
             algorithm, parameter = KERNEL_PARAMETERS[key]
-            option.update(metavar="INT", help=f"{algorithm} on the GPU: {parameter.help}; an int, "
-                                              "or none (the kernel chooses)")
+            option.update(
+                metavar="INT",
+                help=f"{algorithm} on the GPU: {parameter.help}; an int, or none (the kernel chooses)",
+            )
         else:
             default, text = SCALE_OUT[key]
             option.update(metavar=key.upper(), help=f"{text} (default {default})")
@@ -97,8 +111,11 @@ def configured(parser, args):
     """``nx.config.backends.tricount`` with the settings given as options, to be
     used as a context (``with configured(parser, args): ...``); a value the
     configuration refuses ends the job with the configuration's message."""
-    given = {key: getattr(args, key) if key in CHOICES else _setting_value(key, getattr(args, key))
-             for key in _DECLARED if hasattr(args, key)}
+    given = {
+        key: getattr(args, key) if key in CHOICES else _setting_value(key, getattr(args, key))
+        for key in _DECLARED
+        if hasattr(args, key)
+    }
     for key, value in given.items():
         try:
             TricountConfig(**{key: value})  # checked in a configuration of its own

@@ -40,8 +40,7 @@ def _real_graphs():
     """Which real graphs the run found, in one line."""
     small = len(_read_manifest(SMALL_DATA_DIR))
     if len(DATA_DIRS) == 1:
-        return (f"real graphs: the {small} of tests/data; no extension "
-                f"({EXTENSION_DIR} has no MANIFEST.tsv)")
+        return f"real graphs: the {small} of tests/data; no extension ({EXTENSION_DIR} has no MANIFEST.tsv)"
     return f"real graphs: the {small} of tests/data and {len(DATASETS) - small} more of {EXTENSION_DIR}"
 
 

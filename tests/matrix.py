@@ -30,8 +30,16 @@ from test_result_frames import as_dict, edge_support
 from test_triangle_family import assert_same, assert_same_graph, triangle_tuples
 
 __all__ = [
-    "SPREADS", "CASES", "graph", "spread_settings", "assert_spread", "check", "local_cluster",
-    "node_values", "edge_values", "triangle_rows",
+    "SPREADS",
+    "CASES",
+    "graph",
+    "spread_settings",
+    "assert_spread",
+    "check",
+    "local_cluster",
+    "node_values",
+    "edge_values",
+    "triangle_rows",
 ]
 
 #: Settings of ``nx.config.backends.tricount`` by spread (see :func:`spread_settings`).

@@ -45,9 +45,7 @@ CLASSES = (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph)
 #: Every configuration: algorithm x orientation x ordering ("auto" included).
 CONFIGURATIONS = [
     dict(algorithm=a, orientation=o, ordering=r)
-    for a, o, r in itertools.product(
-        CHOICES["algorithm"], CHOICES["orientation"], CHOICES["ordering"]
-    )
+    for a, o, r in itertools.product(CHOICES["algorithm"], CHOICES["orientation"], CHOICES["ordering"])
 ]
 
 
@@ -171,7 +169,16 @@ WEIGHT_KINDS = {
 _MISSING = object()
 
 NUMERIC_FINITE = (
-    "int", "float", "negative", "negative_int", "zero", "float32", "numpy", "bool", "tiny", "missing"
+    "int",
+    "float",
+    "negative",
+    "negative_int",
+    "zero",
+    "float32",
+    "numpy",
+    "bool",
+    "tiny",
+    "missing",
 )
 
 
@@ -370,8 +377,18 @@ def nodes_arguments(draw, G):
     forms are :func:`array_nodes_arguments`)."""
     present = list(G)
     kinds = [
-        "none", "list", "tuple", "set", "frozenset", "dict", "generator", "dict_keys", "range",
-        "absent_single", "unhashable", "string",
+        "none",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "dict",
+        "generator",
+        "dict_keys",
+        "range",
+        "absent_single",
+        "unhashable",
+        "string",
     ]
     if present:
         kinds += ["single"] * 3
@@ -489,8 +506,13 @@ _ATTR_COLUMNS = {
 
 @st.composite
 def frames(
-    draw, label_kinds=tuple(_LABEL_COLUMNS), mixed_dtypes=False, create_using_instance=False,
-    as_dict=False, missing_column=False, datetime_labels=False,
+    draw,
+    label_kinds=tuple(_LABEL_COLUMNS),
+    mixed_dtypes=False,
+    create_using_instance=False,
+    as_dict=False,
+    missing_column=False,
+    datetime_labels=False,
 ):
     """FrameSpec: source and target columns of one label kind (``mixed_dtypes``:
     of two different kinds), attribute columns, edge_attr / create_using /
@@ -506,9 +528,7 @@ def frames(
         kinds = [draw(st.sampled_from(label_kinds))] * 2
         if mixed_dtypes:
             kinds[1] = draw(st.sampled_from([k for k in label_kinds if k != kinds[0]]))
-        drawn = [
-            draw(st.lists(_LABEL_COLUMNS[kind][0], min_size=rows, max_size=rows)) for kind in kinds
-        ]
+        drawn = [draw(st.lists(_LABEL_COLUMNS[kind][0], min_size=rows, max_size=rows)) for kind in kinds]
         both = apart_from_tuples(drawn[0] + drawn[1])
         for end, kind, values in zip(("source", "target"), kinds, (both[:rows], both[rows:])):
             columns[end] = (values, _LABEL_COLUMNS[kind][1])

@@ -9,9 +9,7 @@ import textwrap
 def run_python(code, **env):
     """Run ``code`` with the environment less NX_TRICOUNT_* and NETWORKX_* variables,
     plus ``env``; returns ``(returncode, stdout, stderr)``."""
-    environment = {
-        k: v for k, v in os.environ.items() if not k.startswith(("NX_TRICOUNT", "NETWORKX_"))
-    }
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("NX_TRICOUNT", "NETWORKX_"))}
     environment.update(env)
     result = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],

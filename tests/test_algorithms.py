@@ -191,7 +191,5 @@ def test_transitive_triples_of_one_triangle_by_brute_force(uv, ua, va):
             D.add_edge(x, y)
         if state & 2:
             D.add_edge(y, x)
-    expected = sum(
-        1 for x in D for y in D[x] for z in D[x] if y != z and D.has_edge(y, z)
-    )
+    expected = sum(1 for x in D for y in D[x] for z in D[x] if y != z and D.has_edge(y, z))
     assert transitive_triples(uv, ua, va) == expected

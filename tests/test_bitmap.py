@@ -106,9 +106,7 @@ def test_64_bit_vertex_ids():
     edges = list(itertools.combinations([0, 31, 32, 63, 64, 200], 2))
     src, dst = np.array(edges).T
     p = prepare_undirected(src, dst, 201, orientation="id", ordering="none")
-    wide = Prepared(
-        p.n, p.indptr, p.indices.astype(np.int64), p.rows.astype(np.int64), ascending=p.ascending
-    )
+    wide = Prepared(p.n, p.indptr, p.indices.astype(np.int64), p.rows.astype(np.int64), ascending=p.ascending)
     for mode in ("total", "per_node", "per_edge"):
         narrow_counts, wide_counts = count(p, "bitmap", mode), count(wide, "bitmap", mode)
         assert np.array_equal(getattr(wide_counts, mode), getattr(narrow_counts, mode))

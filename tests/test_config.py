@@ -68,9 +68,7 @@ def test_kernel_parameters_reach_the_gpu_plan_only():
     with config(hash_block_degree=64, wedge_spread=8):
         assert nx_tricount.make_plan(algorithm="hash", device="cpu").parameters == ()
         if gpu_available():
-            assert nx_tricount.make_plan(algorithm="hash", device="gpu").parameters == (
-                ("block_degree", 64),
-            )
+            assert nx_tricount.make_plan(algorithm="hash", device="gpu").parameters == (("block_degree", 64),)
             plan = nx_tricount.make_plan(algorithm="wedge", device="gpu")
             assert plan.parameters == (("spread", 8),) and "spread=8" in str(plan)
 
@@ -220,9 +218,36 @@ def test_memory_limit_rule_accepts(text, expected):
 
 
 BAD_MEMORY_LIMITS = [
-    "inf", "infGB", "1e400GB", "1e400", "nan", "nanGB", "0.1", "0.5B", "1.5B", "0", "0GB",
-    "0.0001kB", "-1GB", "1e3", "1_000", "1 g b", "0x10", "１２", "GB", "", " ", "None",
-    0, -1, True, 1.5, 1e9, float("inf"), float("nan"), [1],
+    "inf",
+    "infGB",
+    "1e400GB",
+    "1e400",
+    "nan",
+    "nanGB",
+    "0.1",
+    "0.5B",
+    "1.5B",
+    "0",
+    "0GB",
+    "0.0001kB",
+    "-1GB",
+    "1e3",
+    "1_000",
+    "1 g b",
+    "0x10",
+    "１２",
+    "GB",
+    "",
+    " ",
+    "None",
+    0,
+    -1,
+    True,
+    1.5,
+    1e9,
+    float("inf"),
+    float("nan"),
+    [1],
 ]
 
 
@@ -311,7 +336,19 @@ def test_numpy_integers_are_taken_as_ints():
 #: ``NX_TRICOUNT_<KEY>`` texts that are not accepted, by setting.
 BAD_ENVIRONMENT = {
     "memory_limit": [
-        "inf", "infGB", "1e400GB", "1e400", "nan", "0.1", "0", "-1", "1e3", "1_000", "1 g b", "１２", "GB"
+        "inf",
+        "infGB",
+        "1e400GB",
+        "1e400",
+        "nan",
+        "0.1",
+        "0",
+        "-1",
+        "1e3",
+        "1_000",
+        "1 g b",
+        "１２",
+        "GB",
     ],
     "partitions": ["0", "-1", "2.5", "inf", "nan", "abc", "1_0", "１２", "9" * 23, "257", "true"],
     "partitioning": ["bogus", "none"],
@@ -333,9 +370,7 @@ BAD_ENVIRONMENT = {
 @pytest.mark.parametrize(
     "key,text", [(key, text) for key, texts in BAD_ENVIRONMENT.items() for text in texts], ids=repr
 )
-def test_a_bad_environment_value_keeps_the_default_and_fails_the_first_call(
-    key, text, environment_errors
-):
+def test_a_bad_environment_value_keeps_the_default_and_fails_the_first_call(key, text, environment_errors):
     variable = f"NX_TRICOUNT_{key.upper()}"
     config = config_from_environment({variable: text})
     assert dict(config) == dict(TricountConfig())
@@ -376,14 +411,12 @@ def test_a_bad_environment_value_keeps_the_default_and_fails_the_first_call(
 )
 def test_environment_texts_that_are_accepted(variable, text, expected, environment_errors):
     config = config_from_environment({variable: text})
-    assert config[variable[len("NX_TRICOUNT_"):].lower()] == expected
+    assert config[variable[len("NX_TRICOUNT_") :].lower()] == expected
     assert not environment_errors
     check_environment(config)
 
 
-def test_an_unexpected_error_reading_the_environment_keeps_the_configuration(
-    monkeypatch, environment_errors
-):
+def test_an_unexpected_error_reading_the_environment_keeps_the_configuration(monkeypatch, environment_errors):
     defaults = dict(TricountConfig())
 
     def overflow(value):
@@ -400,8 +433,15 @@ def test_an_unexpected_error_reading_the_environment_keeps_the_configuration(
 @pytest.mark.parametrize(
     "text,requested",
     [
-        (None, False), ("", False), (" ", False), ("1", True), ("TRUE", True), ("on", True),
-        ("off", False), ("0", False), ("maybe", True),
+        (None, False),
+        ("", False),
+        (" ", False),
+        ("1", True),
+        ("TRUE", True),
+        ("on", True),
+        ("off", False),
+        ("0", False),
+        ("maybe", True),
     ],
 )
 def test_autoconfig_flag(text, requested, environment_errors):

@@ -61,7 +61,7 @@ def test_dask_equals_local(client, graph, partitioning):
 
 def test_dask_chooses_parts_for_its_workers(client, graph):
     plan = nx_tricount.make_plan(graph, device="cpu", distributed="dask")
-    assert plan.spread.parts ** 3 >= 4  # at least two tasks for each of two workers
+    assert plan.spread.parts**3 >= 4  # at least two tasks for each of two workers
     assert "distributed=dask" in str(plan)
 
 

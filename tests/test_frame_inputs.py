@@ -45,13 +45,23 @@ def _series(dtype):
 
 LABEL_DTYPES = [
     *[f"{sign}int{bits}" for sign in ("", "u") for bits in (8, 16, 32, 64)],
-    "float32", "float64",
+    "float32",
+    "float64",
     *[f"{sign}Int{bits}" for sign in ("", "U") for bits in (8, 16, 32, 64)],
-    "Float32", "Float64",
-    "bool", "boolean",
-    "str", "string", "object", "category",
-    "datetime64[ns]", "datetime64[s]", "datetime64[ns, UTC]", "timedelta64[ns]",
-    "period[M]", "interval",
+    "Float32",
+    "Float64",
+    "bool",
+    "boolean",
+    "str",
+    "string",
+    "object",
+    "category",
+    "datetime64[ns]",
+    "datetime64[s]",
+    "datetime64[ns, UTC]",
+    "timedelta64[ns]",
+    "period[M]",
+    "interval",
 ]
 
 
@@ -82,8 +92,15 @@ def test_every_label_dtype_gives_networkxs_graph(dtype):
 
 @pytest.mark.parametrize(
     "dtypes",
-    [("int8", "uint64"), ("int16", "float32"), ("uint8", "Int64"), ("int64", "str"),
-     ("int64", "category"), ("category", "object"), ("datetime64[ns]", "datetime64[s]")],
+    [
+        ("int8", "uint64"),
+        ("int16", "float32"),
+        ("uint8", "Int64"),
+        ("int64", "str"),
+        ("int64", "category"),
+        ("category", "object"),
+        ("datetime64[ns]", "datetime64[s]"),
+    ],
     ids=lambda d: "-".join(d),
 )
 def test_source_and_target_of_different_dtypes(dtypes):
@@ -208,18 +225,33 @@ def test_missing_labels_are_a_clear_error(case, end):
 
 UNEQUAL = {
     "source-longer": ({"source": [0, 1, 2], "target": [1, 2]}, {}, "'source' has 3 rows, 'target' 2"),
-    "target-longer": ({"source": np.array([0]), "target": np.array([1, 2])}, {},
-                      "'source' has 1 row, 'target' 2"),
+    "target-longer": (
+        {"source": np.array([0]), "target": np.array([1, 2])},
+        {},
+        "'source' has 1 row, 'target' 2",
+    ),
     "strings": ({"source": ["a", "b"], "target": ["b", "c", "a"]}, {}, "'source' has 2 rows, 'target' 3"),
     "empty-source": ({"source": [], "target": [1]}, {}, "'source' has 0 rows, 'target' 1"),
-    "series": ({"source": pd.Series([0, 1, 2]), "target": pd.Series([1, 2])}, {},
-               "'source' has 3 rows, 'target' 2"),
-    "edge-attr": ({"source": [0, 1], "target": [1, 2], "w": [1.0]}, {"edge_attr": "w"},
-                  "'source' has 2 rows, 'target' 2, 'w' 1"),
-    "edge-attrs": ({"source": [0, 1], "target": [1, 2], "w": [1, 2], "c": ["x", "y", "z"]},
-                   {"edge_attr": ["w", "c"]}, "'source' has 2 rows, 'target' 2, 'w' 2, 'c' 3"),
-    "edge-key": ({"source": [0, 1], "target": [1, 2], "k": [7]},
-                 {"edge_key": "k", "create_using": nx.MultiGraph}, "'source' has 2 rows, 'target' 2, 'k' 1"),
+    "series": (
+        {"source": pd.Series([0, 1, 2]), "target": pd.Series([1, 2])},
+        {},
+        "'source' has 3 rows, 'target' 2",
+    ),
+    "edge-attr": (
+        {"source": [0, 1], "target": [1, 2], "w": [1.0]},
+        {"edge_attr": "w"},
+        "'source' has 2 rows, 'target' 2, 'w' 1",
+    ),
+    "edge-attrs": (
+        {"source": [0, 1], "target": [1, 2], "w": [1, 2], "c": ["x", "y", "z"]},
+        {"edge_attr": ["w", "c"]},
+        "'source' has 2 rows, 'target' 2, 'w' 2, 'c' 3",
+    ),
+    "edge-key": (
+        {"source": [0, 1], "target": [1, 2], "k": [7]},
+        {"edge_key": "k", "create_using": nx.MultiGraph},
+        "'source' has 2 rows, 'target' 2, 'k' 1",
+    ),
 }
 
 

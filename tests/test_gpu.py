@@ -75,7 +75,11 @@ def _check_all_modes(name, algorithm, orientation, ordering, seed=0):
 
     def prepare(values=None):
         return prepare_undirected(
-            cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering,
+            cp.asarray(src),
+            cp.asarray(dst),
+            n,
+            orientation=orientation,
+            ordering=ordering,
             values=None if values is None else cp.asarray(values),
         )
 
@@ -164,7 +168,11 @@ def test_weighted_sums_are_compensated(algorithm, orientation, ordering):
     cp = _cupy()
     src, dst, n, values, expected = cancelling_terms()
     p = prepare_undirected(
-        cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering,
+        cp.asarray(src),
+        cp.asarray(dst),
+        n,
+        orientation=orientation,
+        ordering=ordering,
         values=cp.asarray(values),
     )
     np.testing.assert_array_equal(_host(count(p, algorithm, "per_node", "gpu").per_node), expected)
@@ -230,8 +238,7 @@ def inline_merge(request, monkeypatch):
 
 @pytest.mark.parametrize("orientation,ordering", PREPROCESSING)
 @pytest.mark.parametrize("edges", ["grid", "isolated", "none", "arcs"])
-def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation, ordering,
-                                                             inline_merge):
+def test_merge_total_on_the_inline_layout_equals_the_csr_one(edges, orientation, ordering, inline_merge):
     # The inline total against merge.cu's (the one beyond 2**31 positions) and the
     # CPU: isolated vertices and empty rows between full ones, no arcs, and a
     # directed graph's arcs (cycles kept, lists not after v).

@@ -30,9 +30,14 @@ pytestmark = pytest.mark.gpu
 #: no cuDF column type, and cuDF reads a nullable column without nulls as numpy's).
 CUDF_DTYPES = [
     *[f"{sign}int{bits}" for sign in ("", "u") for bits in (8, 16, 32, 64)],
-    "float32", "float64", "bool",
-    "str", "category",
-    "datetime64[ns]", "datetime64[s]", "timedelta64[ns]",
+    "float32",
+    "float64",
+    "bool",
+    "str",
+    "category",
+    "datetime64[ns]",
+    "datetime64[s]",
+    "timedelta64[ns]",
 ]
 
 

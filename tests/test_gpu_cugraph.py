@@ -43,7 +43,10 @@ def test_the_triangle_family_goes_to_tricount_and_the_rest_to_nx_cugraph():
     code, out, err = run_python(SCRIPT, NETWORKX_BACKEND_PRIORITY="tricount,cugraph")
     assert code == 0, err
     assert out.split("\n")[:4] == [
-        "False clustering True", "False transitivity True", "True clustering True", "True transitivity True"
+        "False clustering True",
+        "False transitivity True",
+        "True clustering True",
+        "True transitivity True",
     ]
     assert out.split("\n")[4].endswith("True")
     assert err.count("Using backend 'cugraph' for call to 'pagerank'") == 2

@@ -62,9 +62,7 @@ def test_out_of_memory_in_any_step_is_the_backends_error(function):
     expected = call(nx_tricount.from_edges(src, dst, n=1 << 14, weight=weight), "cpu")
 
     def fresh():
-        return nx_tricount.from_edges(
-            cp.asarray(src), cp.asarray(dst), n=1 << 14, weight=cp.asarray(weight)
-        )
+        return nx_tricount.from_edges(cp.asarray(src), cp.asarray(dst), n=1 << 14, weight=cp.asarray(weight))
 
     def run(allocator):
         G = fresh()

@@ -129,8 +129,15 @@ def test_prepared_in_chunks_on_the_gpu_equals_prepared_whole(rmat14, orientation
     host_src, host_dst = cupy.asnumpy(src), cupy.asnumpy(dst)
     whole = prepare_undirected(host_src, host_dst, n, orientation=orientation, ordering=ordering)
     chunked = prepare_streamed(
-        host_src, host_dst, n, orientation=orientation, ordering=ordering, parts=3, scheme=scheme,
-        chunk_rows=10_000, keep=keep,
+        host_src,
+        host_dst,
+        n,
+        orientation=orientation,
+        ordering=ordering,
+        parts=3,
+        scheme=scheme,
+        chunk_rows=10_000,
+        keep=keep,
     )
     np.testing.assert_array_equal(
         chunked.to_original_vertices(chunked.degree), whole.to_original_vertices(whole.degree)
@@ -228,5 +235,5 @@ def test_dask_cuda_workers_equal_local(rmat14):
         for settings in ({"partitions": 2}, {"partitions": 3, "partitioning": "range"}, {}):
             with nx.config.backends.tricount(distributed="dask", **settings):
                 spread = nx_tricount.make_plan(G, device="gpu").spread
-                assert spread.distributed == "dask" and spread.parts ** 3 >= 2 * workers
+                assert spread.distributed == "dask" and spread.parts**3 >= 2 * workers
                 assert calls() == expected

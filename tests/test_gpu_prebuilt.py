@@ -55,8 +55,9 @@ def _workload():
             for mode in ("total", "per_node", "per_edge"):
                 results[algorithm, ordering, mode] = getattr(count(p, algorithm, mode, "gpu"), mode)
             for i, value in enumerate(values):
-                weighted = prepare_undirected(src, dst, n, orientation="degree", ordering=ordering,
-                                              values=value)
+                weighted = prepare_undirected(
+                    src, dst, n, orientation="degree", ordering=ordering, values=value
+                )
                 sums = count(weighted, algorithm, "per_node", "gpu").per_node
                 results[algorithm, ordering, "weighted", i] = sums
     edges = list(zip(cupy.asnumpy(src).tolist(), cupy.asnumpy(dst).tolist()))

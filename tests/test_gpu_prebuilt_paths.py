@@ -151,8 +151,13 @@ def test_sorted_keys_and_distinct_edges_are_the_hosts():
     src, dst = _distinct(src, dst)
     for values in (None, np.random.default_rng(8).random(src.size)):
         cpu = simple_graph(src, dst, n, values=values, unique=True)
-        gpu = simple_graph(cp.asarray(src), cp.asarray(dst), n,
-                           values=None if values is None else cp.asarray(values), unique=True)
+        gpu = simple_graph(
+            cp.asarray(src),
+            cp.asarray(dst),
+            n,
+            values=None if values is None else cp.asarray(values),
+            unique=True,
+        )
         for attribute in ("lo", "hi", "degree") + (("values",) if values is not None else ()):
             _assert_same(getattr(gpu, attribute), getattr(cpu, attribute))
 

@@ -94,7 +94,8 @@ def test_gpu_ops_equal_host_ops(name):
     weights = np.random.default_rng(7).random(hi.size)
     np.testing.assert_allclose(
         cp.asnumpy(gpu_ops.vertex_counts(cp.asarray(hi), n, cp.asarray(weights))),
-        host_ops.vertex_counts(hi, n, weights), rtol=1e-12,
+        host_ops.vertex_counts(hi, n, weights),
+        rtol=1e-12,
     )
     degree = host_ops.endpoint_counts(lo, hi, n)
     # Terms near 2**64, no degrees, and more degrees than the launch has threads.
@@ -149,8 +150,15 @@ EXTREME_IDS = {
 
 @pytest.mark.parametrize(
     "src_dtype,dst_dtype",
-    [(np.uint64, np.uint64), (np.int8, np.int8), (np.uint64, np.int32), (np.int8, np.uint64),
-     (np.uint64, np.uint16), (np.int32, np.int32), (np.int64, np.int64)],
+    [
+        (np.uint64, np.uint64),
+        (np.int8, np.int8),
+        (np.uint64, np.int32),
+        (np.int8, np.uint64),
+        (np.uint64, np.uint16),
+        (np.int32, np.int32),
+        (np.int64, np.int64),
+    ],
 )
 def test_gpu_id_range_is_exact_across_dtypes(src_dtype, dst_dtype):
     """Ids near 2**64 and negative ones keep their values, whether the four
@@ -205,7 +213,11 @@ def test_cupy_preprocessing_equals_numpy(name, orientation, ordering, weighted):
     values = np.random.default_rng(4).random(src.size) if weighted else None
     cpu = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering, values=values)
     gpu = prepare_undirected(
-        cp.asarray(src), cp.asarray(dst), n, orientation=orientation, ordering=ordering,
+        cp.asarray(src),
+        cp.asarray(dst),
+        n,
+        orientation=orientation,
+        ordering=ordering,
         values=None if values is None else cp.asarray(values),
     )
     for attribute in ("indptr", "indices", "rows", "degree"):

@@ -224,7 +224,12 @@ def test_max_edge_value_is_pythons_max_in_networkx_edge_order(directed):
         expected = _python_max_in_networkx_order(src, dst, values, directed)
         got = max_edge_value(src, dst, 5, values, directed=directed, unique=False)
         assert got == expected or (math.isnan(got) and math.isnan(expected)), (
-            trial, src, dst, values, got, expected
+            trial,
+            src,
+            dst,
+            values,
+            got,
+            expected,
         )
 
 
@@ -253,8 +258,7 @@ def _object_weight_graphs(w):
     nx.set_edge_attributes(everywhere, w, "w")
     single = nx.Graph([(0, 1, {"w": w})])
     single.add_node(2)
-    return {"in-triangle": in_triangle, "pendant": pendant, "everywhere": everywhere,
-            "single-edge": single}
+    return {"in-triangle": in_triangle, "pendant": pendant, "everywhere": everywhere, "single-edge": single}
 
 
 @pytest.mark.parametrize("kind", list(WEIGHT_OBJECTS))
@@ -374,8 +378,16 @@ def test_dict_of_lists_is_a_frame_as_for_networkx():
     assert ours[1] is theirs[1]
 
 
-@pytest.mark.parametrize("kwargs", [{"source": "s"}, {"target": "t"}, {"edge_attr": "nope"},
-                                    {"edge_attr": ["w", "nope"]}, {"edge_attr": []}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"source": "s"},
+        {"target": "t"},
+        {"edge_attr": "nope"},
+        {"edge_attr": ["w", "nope"]},
+        {"edge_attr": []},
+    ],
+)
 def test_missing_columns_raise_networkxs_exceptions(kwargs):
     df = pd.DataFrame({"source": [0, 1], "target": [1, 2], "w": [1, 2]})
     ours, theirs = _frame_pair(df, **kwargs)
@@ -395,8 +407,9 @@ def test_create_using_an_instance_is_filled_as_networkx_fills_it():
             assert list(H.edges(data=True)) == list(K.edges(data=True))
     T = nx.from_pandas_edgelist(df, create_using=nx.DiGraph, backend="tricount")
     assert isinstance(T, nx_tricount.TriGraph) and T.is_directed()
-    assert outcome(lambda: nx_tricount.from_pandas_edgelist(df, create_using=3))[1] is (
-        outcome(lambda: nx.from_pandas_edgelist(df, create_using=3))[1]
+    assert (
+        outcome(lambda: nx_tricount.from_pandas_edgelist(df, create_using=3))[1]
+        is (outcome(lambda: nx.from_pandas_edgelist(df, create_using=3))[1])
     )
 
 
@@ -414,9 +427,13 @@ def test_from_edges_uint64_ids():
 
 @pytest.mark.parametrize(
     "src, dst, match",
-    [([0, 1, 2], [1, 2], r"src has 3 ids and dst 2"), ([0], [1, 2], r"src has 1 id and dst 2"),
-     ([], [0], r"src has 0 ids and dst 1"), ([[0, 1]], [[1, 2]], r"1-D arrays, got src of shape \(1, 2\)"),
-     ([0, 1], [[1, 2]], r"1-D arrays, got dst of shape \(1, 2\)")],
+    [
+        ([0, 1, 2], [1, 2], r"src has 3 ids and dst 2"),
+        ([0], [1, 2], r"src has 1 id and dst 2"),
+        ([], [0], r"src has 0 ids and dst 1"),
+        ([[0, 1]], [[1, 2]], r"1-D arrays, got src of shape \(1, 2\)"),
+        ([0, 1], [[1, 2]], r"1-D arrays, got dst of shape \(1, 2\)"),
+    ],
     ids=["src-longer", "dst-longer", "empty-src", "both-2d", "dst-2d"],
 )
 def test_from_edges_arrays_of_unequal_lengths_are_refused_naming_them(src, dst, match):
@@ -439,8 +456,10 @@ def test_from_edges_weights_of_another_length_are_refused_naming_it():
 def test_host_id_range_is_numpys(dtype, xs, ys, step):
     # from_edges reads n and the bad ids from it: one parallel pass, not four reductions.
     info = np.iinfo(dtype)
-    src, dst = (np.array([info.min + x % (int(info.max) - info.min + 1) for x in v], dtype=dtype)[::step]
-                for v in (xs, ys))
+    src, dst = (
+        np.array([info.min + x % (int(info.max) - info.min + 1) for x in v], dtype=dtype)[::step]
+        for v in (xs, ys)
+    )
     expected = min(int(src.min()), int(dst.min())), max(int(src.max()), int(dst.max()))
     assert host_ops.id_range(src, dst) == expected
 
@@ -464,8 +483,17 @@ def test_from_edges_of_few_ids_skips_the_free_memory_check(monkeypatch):
         nx_tricount.from_edges(np.array([0]), np.array([1]), n=10**7)
 
 
-@pytest.mark.parametrize("n, error", [(3.5, TypeError), (3.0, TypeError), (True, TypeError),
-                                      ("3", TypeError), (2, ValueError), (-1, ValueError)])
+@pytest.mark.parametrize(
+    "n, error",
+    [
+        (3.5, TypeError),
+        (3.0, TypeError),
+        (True, TypeError),
+        ("3", TypeError),
+        (2, ValueError),
+        (-1, ValueError),
+    ],
+)
 def test_from_edges_n_must_be_an_integer_covering_the_ids(n, error):
     with pytest.raises(error, match="n"):
         nx_tricount.from_edges(np.array([0, 1, 2]), np.array([1, 2, 0]), n=n)

@@ -51,8 +51,13 @@ def built_csr(tmp_path_factory):
     """A copy of kernels/ and the fatbin of csr.cu (a small file) for sm_80 and sm_90."""
     root = tmp_path_factory.mktemp("kernel_build")
     directory = _copy_kernels(root / "kernels")
-    manifest = build(directory, directory / kernel_build.BUILT, nvcc=shutil.which("nvcc"), archs=(90, 80),
-                     sources=["csr.cu"])
+    manifest = build(
+        directory,
+        directory / kernel_build.BUILT,
+        nvcc=shutil.which("nvcc"),
+        archs=(90, 80),
+        sources=["csr.cu"],
+    )
     return directory, manifest
 
 
@@ -60,7 +65,10 @@ def test_every_kernel_file_has_its_variants():
     assert set(kernel_build.VARIANTS) == {p.name for p in KERNELS.glob("*.cu")} - INCLUDED_ONLY
     # The runtime's order of the macros: VID, WEIGHT, EID, then the file's own by name.
     assert variants("hash.cu")[0] == (
-        ("VID", "int"), ("WEIGHT", "double"), ("EID", "unsigned int"), ("HASH_MIN_BLOCKS", "4")
+        ("VID", "int"),
+        ("WEIGHT", "double"),
+        ("EID", "unsigned int"),
+        ("HASH_MIN_BLOCKS", "4"),
     )
     assert len(set(variants("hash.cu"))) == 4
     assert {dict(v)["VID"] for v in variants("hashed_csr.cu")} == {"int", "long long"}
@@ -79,16 +87,27 @@ def test_build_makes_a_binary_per_arch_and_the_newest_ptx(built_csr):
         assert sorted(_fatbin_entries(built / name)) == [(PTX, 90), (ELF, 80), (ELF, 90)]
     cuobjdump = shutil.which("cuobjdump")
     if cuobjdump is not None:  # the toolkit's own reading, where it is installed
-        listed = subprocess.run([cuobjdump, "--list-elf", str(built / sorted(names)[0])],
-                                capture_output=True, text=True, check=True).stdout
+        listed = subprocess.run(
+            [cuobjdump, "--list-elf", str(built / sorted(names)[0])],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         assert "sm_80" in listed and "sm_90" in listed
 
 
 @needs_nvcc
 @pytest.mark.parametrize(
     "capability, code",
-    [(90, "sm_90 binary"), (80, "sm_80 binary"), (86, "sm_80 binary"), (89, "sm_80 binary"),
-     (100, "PTX of compute_90"), (120, "PTX of compute_90"), (75, None)],
+    [
+        (90, "sm_90 binary"),
+        (80, "sm_80 binary"),
+        (86, "sm_80 binary"),
+        (89, "sm_80 binary"),
+        (100, "PTX of compute_90"),
+        (120, "PTX of compute_90"),
+        (75, None),
+    ],
 )
 def test_prebuilt_picks_the_code_the_gpu_runs(built_csr, capability, code):
     directory, _ = built_csr

@@ -36,7 +36,12 @@ VARIANTS = {
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")
 def test_kernels_compile_for_sm90(tmp_path):
     assert {p.name for p in SOURCES} >= {
-        "wedge.cu", "merge.cu", "edge.cu", "vertex.cu", "hash.cu", "bitmap.cu"
+        "wedge.cu",
+        "merge.cu",
+        "edge.cu",
+        "vertex.cu",
+        "hash.cu",
+        "bitmap.cu",
     }
     jobs = []
     for source in SOURCES:

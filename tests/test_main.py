@@ -56,9 +56,26 @@ def test_help_offers_every_setting_of_the_configuration():
 
 def test_settings_hold_for_the_run_and_are_restored(capsys):
     before = dict(nx.config.backends.tricount)
-    argv = ["--rmat", "6", "--networkx-budget", "inf", "--algorithm", "merge", "--device", "cpu",
-            "--partitions", "2", "--partitioning", "range", "--wedge-spread", "4", "--memory-limit", "1GB",
-            "--progress", "false"]
+    argv = [
+        "--rmat",
+        "6",
+        "--networkx-budget",
+        "inf",
+        "--algorithm",
+        "merge",
+        "--device",
+        "cpu",
+        "--partitions",
+        "2",
+        "--partitioning",
+        "range",
+        "--wedge-spread",
+        "4",
+        "--memory-limit",
+        "1GB",
+        "--progress",
+        "false",
+    ]
     rows = job.main(argv)["R-MAT scale 6 (seed 0)"]
     out = capsys.readouterr().out
     assert "algorithm=merge" in out and "partitions=2 partitioning=range" in out
@@ -69,8 +86,9 @@ def test_settings_hold_for_the_run_and_are_restored(capsys):
 def test_string_labels_are_counted_as_networkx_counts(tmp_path, capsys):
     G = nx.les_miserables_graph()  # nodes named by strings
     path = tmp_path / "miserables.txt"
-    path.write_text("# Les Misérables\n" + "".join(f"{u.replace(' ', '_')} {v.replace(' ', '_')}\n"
-                                                  for u, v in G.edges()))
+    path.write_text(
+        "# Les Misérables\n" + "".join(f"{u.replace(' ', '_')} {v.replace(' ', '_')}\n" for u, v in G.edges())
+    )
     [rows] = job.main(["--edges", str(path), "--networkx-budget", "inf"]).values()
     assert all(row[4] is True for row in rows)
     assert f"triangles: {sum(nx.triangles(G).values()) // 3:,}" in capsys.readouterr().out
@@ -111,8 +129,9 @@ def test_an_edge_list_without_edges_is_one_line_of_error(tmp_path, text, says, c
 
 
 def test_a_bad_input_prints_no_traceback():
-    result = subprocess.run([sys.executable, "-m", "nx_tricount", "--edges", "no/such/file.txt"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "nx_tricount", "--edges", "no/such/file.txt"], capture_output=True, text=True
+    )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()[-1]) > 0
 

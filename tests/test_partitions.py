@@ -152,6 +152,7 @@ def test_ranges_leave_only_the_ascending_tasks(rmat):
     sums = [int(degree[classes.members(c)].sum()) for c in range(4)]
     assert max(sums) - min(sums) <= 2 * int(degree.max())
 
+
 @pytest.mark.parametrize("scheme", ["hashed", "range"])
 @pytest.mark.parametrize("keep", [False, True])
 @pytest.mark.parametrize("orientation,ordering", sorted(STREAMED))
@@ -162,8 +163,16 @@ def test_prepared_in_chunks_equals_prepared_whole(rmat, orientation, ordering, p
     src, dst, n, _ = rmat
     whole = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
     chunked = prepare_streamed(
-        src, dst, n, orientation=orientation, ordering=ordering, parts=parts, scheme=scheme,
-        chunk_rows=1000, device="cpu", keep=keep,
+        src,
+        dst,
+        n,
+        orientation=orientation,
+        ordering=ordering,
+        parts=parts,
+        scheme=scheme,
+        chunk_rows=1000,
+        device="cpu",
+        keep=keep,
     )
     assert chunked.partition.classes.scheme == scheme and chunked.partition.in_csr_order
     for local_u, local_v, _, _ in chunked.partition.parts.values():
@@ -421,7 +430,7 @@ def test_one_dask_worker_gets_tasks_too(monkeypatch):
     # counted it on the client: distributed="dask" was ignored without a word.
     monkeypatch.setattr("nx_tricount.planning.spread._dask_workers", lambda: 1)
     spread = decide(1000, 100, "cpu", _settings(distributed="dask"))
-    assert spread.distributed == "dask" and spread.parts ** 3 >= 2
+    assert spread.distributed == "dask" and spread.parts**3 >= 2
     assert "at least two tasks for each of 1 workers" in " ".join(spread.reasons)
 
 
@@ -456,7 +465,11 @@ def test_a_memory_limit_too_small_is_refused():
 
 def _settings(**overrides):
     settings = dict(
-        partitions=None, partitioning="hashed", memory_limit=None, devices="auto", distributed=None,
+        partitions=None,
+        partitioning="hashed",
+        memory_limit=None,
+        devices="auto",
+        distributed=None,
         progress=None,
     )
     settings.update(overrides)

@@ -113,8 +113,16 @@ def test_counts():
 
 @pytest.mark.parametrize(
     "degree",
-    [[], [0], [1], [3, 2, 2, 1, 0], [2**31 + 5, 7, 0], [2**32 - 1] * 5, list(range(1000)),
-     [2**32 - 1, 3] * (host_ops.PARALLEL_PAIRS // 2 + 1)],
+    [
+        [],
+        [0],
+        [1],
+        [3, 2, 2, 1, 0],
+        [2**31 + 5, 7, 0],
+        [2**32 - 1] * 5,
+        list(range(1000)),
+        [2**32 - 1, 3] * (host_ops.PARALLEL_PAIRS // 2 + 1),
+    ],
 )
 def test_pair_sum_is_exact(degree):
     """Transitivity's denominator: sum d (d - 1) as a Python int, past int64 when it
@@ -430,15 +438,14 @@ def test_prepared_is_a_relabelled_acyclic_orientation(name, orientation, orderin
     # Each edge once, with its own value (values follow their arcs).
     arc_src, arc_dst = p.arcs_original()
     got = {
-        (min(u, v), max(u, v)): w
-        for u, v, w in zip(arc_src.tolist(), arc_dst.tolist(), p.values.tolist())
+        (min(u, v), max(u, v)): w for u, v, w in zip(arc_src.tolist(), arc_dst.tolist(), p.values.tolist())
     }
     assert len(got) == p.m
     assert got == _expected_edges(np.asarray(src), np.asarray(dst), values)
     # Degrees in CSR ids; neighbour lists sorted; acyclic.
     degree = np.bincount(p.rows, minlength=n) + np.bincount(p.indices, minlength=n)
     assert p.degree.tolist() == degree.tolist()
-    assert all((np.diff(p.indices[p.indptr[v]:p.indptr[v + 1]]) > 0).all() for v in range(n))
+    assert all((np.diff(p.indices[p.indptr[v] : p.indptr[v + 1]]) > 0).all() for v in range(n))
     D = nx.DiGraph(zip(p.rows.tolist(), p.indices.tolist()))
     assert nx.is_directed_acyclic_graph(D)
     if p.ascending:

@@ -255,9 +255,7 @@ def _call(f, spec, args, config, device, **kwargs):
     """(NetworkX's outcome, tricount's outcome), each on a freshly built graph
     with freshly built arguments (``args`` is a function making them)."""
     expected = outcome(lambda: f(spec.build(), *args(), **kwargs))
-    ours = outcome(
-        lambda: f(spec.build(), *args(), backend="tricount", device=device, **config, **kwargs)
-    )
+    ours = outcome(lambda: f(spec.build(), *args(), backend="tricount", device=device, **config, **kwargs))
     return ours, expected
 
 
@@ -406,9 +404,7 @@ def assert_same_graph(T, expected, where):
 def check_frame(frame):
     note(repr(frame))
     expected = outcome(lambda: nx.from_pandas_edgelist(frame.make(), **frame.call_kwargs()))
-    ours = outcome(
-        lambda: nx.from_pandas_edgelist(frame.make(), **frame.call_kwargs(), backend="tricount")
-    )
+    ours = outcome(lambda: nx.from_pandas_edgelist(frame.make(), **frame.call_kwargs(), backend="tricount"))
     assert_same_outcome("from_pandas_edgelist", ours, expected, assert_same_graph)
     if not (ours[0] and expected[0]):
         return

@@ -56,9 +56,7 @@ def test_the_running_pythons_sum(values):
 def test_each_rule_of_cpython(values):
     listed = values.tolist()
     assert _bits(python_float_sum(values, compensated=True)) == _bits(_neumaier_reference(listed))
-    assert _bits(python_float_sum(values, compensated=False)) == _bits(
-        _left_to_right_reference(listed)
-    )
+    assert _bits(python_float_sum(values, compensated=False)) == _bits(_left_to_right_reference(listed))
 
 
 @settings(deadline=None, max_examples=300)

@@ -220,8 +220,10 @@ def test_gpu_graphs_give_cudf_frames_where_cudf_imports():
     src, dst = np.array([0, 1, 2, 2]), np.array([1, 2, 0, 3])
     G = nx_tricount.from_edges(cupy.asarray(src), cupy.asarray(dst))
     expected = nx_tricount.triangles(nx_tricount.from_edges(src, dst), as_frame=True)
-    for frame in (nx_tricount.triangles(G, as_frame=True, device="gpu"),
-                  nx_tricount.triangles(G, as_frame=True, device="cpu")):
+    for frame in (
+        nx_tricount.triangles(G, as_frame=True, device="gpu"),
+        nx_tricount.triangles(G, as_frame=True, device="cpu"),
+    ):
         assert isinstance(frame, cudf.DataFrame if cudf else pd.DataFrame)
         host = frame.to_pandas() if cudf else frame
         pd.testing.assert_frame_equal(host, expected)

@@ -29,8 +29,13 @@ from subprocesses import run_python
 WARM = dict(imported=True, started=set(COSTS))
 COLD = dict(imported=False, started=set())
 HEAVY = (
-    "numpy", "numba", "cupy", "cudf",
-    "nx_tricount.nxapi.cluster", "nx_tricount.nxapi.core", "nx_tricount.planning.plan",
+    "numpy",
+    "numba",
+    "cupy",
+    "cudf",
+    "nx_tricount.nxapi.cluster",
+    "nx_tricount.nxapi.core",
+    "nx_tricount.planning.plan",
 )
 
 

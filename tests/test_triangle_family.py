@@ -302,7 +302,11 @@ def test_all_triangles_nbunch_objects_and_errors():
             tuple(map(repr, t)) for t in expected
         )
     bad_nbunches = (
-        lambda: 99, lambda: 5.5, lambda: [[1]], lambda: [1, 99, [1]], lambda: (v for v in [0, {}])
+        lambda: 99,
+        lambda: 5.5,
+        lambda: [[1]],
+        lambda: [1, 99, [1]],
+        lambda: (v for v in [0, {}]),
     )
     for bad in bad_nbunches:
         with pytest.raises(nx.NetworkXError) as raised:
@@ -318,8 +322,11 @@ def test_errors_match_networkx():
     L = nx.cycle_graph(3)
     L.add_edge(0, 0)
     cases = [
-        (nx.generalized_degree, D, ()), (nx.generalized_degree, M, ()),
-        (nx.k_truss, D, (3,)), (nx.k_truss, M, (3,)), (nx.k_truss, L, (3,)),
+        (nx.generalized_degree, D, ()),
+        (nx.generalized_degree, M, ()),
+        (nx.k_truss, D, (3,)),
+        (nx.k_truss, M, (3,)),
+        (nx.k_truss, L, (3,)),
     ]
     for f, G, args in cases:
         with pytest.raises(nx.NetworkXNotImplemented) as expected:
@@ -465,7 +472,11 @@ def test_properties_match_networkx(data):
 def test_settings_reach_every_function():
     """An invalid setting is a ValueError at the call, for each function."""
     G = nx.karate_club_graph()
-    for f, args in ((nx.square_clustering, ()), (nx.generalized_degree, ()),
-                    (nx.all_triangles, ()), (nx.k_truss, (3,))):
+    for f, args in (
+        (nx.square_clustering, ()),
+        (nx.generalized_degree, ()),
+        (nx.all_triangles, ()),
+        (nx.k_truss, (3,)),
+    ):
         with pytest.raises(ValueError, match="algorithm"):
             f(G, *args, backend="tricount", algorithm="nope")

@@ -42,8 +42,9 @@ def _caption(table):
 def gpu_kernels(table):
     fig, ax = plt.subplots(figsize=(8, 4))
     rows = table["rows"]
-    _grouped_bars(ax, rows, [r["graph"] for r in rows], ["tricount", "published codes", "nx-cugraph"],
-                  table["unit"])
+    _grouped_bars(
+        ax, rows, [r["graph"] for r in rows], ["tricount", "published codes", "nx-cugraph"], table["unit"]
+    )
     ax.set_title(f"GPU kernels: {_caption(table)}", fontsize=9)
     return fig
 
@@ -55,8 +56,13 @@ def gpu_end_to_end(table):
     totals = [r["end to end"] for r in rows]
     shares = [r["preprocess"] / r["end to end"] for r in rows]
     ax.bar(labels, [100 * s for s in shares], color=COLORS[1], label="preprocessing")
-    ax.bar(labels, [100 * (1 - s) for s in shares], bottom=[100 * s for s in shares],
-           color=COLORS[0], label="count (kernel, launches, result)")
+    ax.bar(
+        labels,
+        [100 * (1 - s) for s in shares],
+        bottom=[100 * s for s in shares],
+        color=COLORS[0],
+        label="count (kernel, launches, result)",
+    )
     for x, total in enumerate(totals):
         ax.text(x, 101, f"{total:g} ms", ha="center", va="bottom", fontsize=7)
     ax.set_ylim(0, 112)
@@ -72,8 +78,13 @@ def cpu(table):
     fig, axes = plt.subplots(1, len(results), figsize=(9, 4), sharey=True)
     for ax, result in zip(axes, results):
         rows = [r for r in table["rows"] if r["result"] == result]
-        _grouped_bars(ax, rows, [r["graph"] for r in rows],
-                      ["tricount", "networkit", "igraph", "NetworkX"], table["unit"] if ax is axes[0] else "")
+        _grouped_bars(
+            ax,
+            rows,
+            [r["graph"] for r in rows],
+            ["tricount", "networkit", "igraph", "NetworkX"],
+            table["unit"] if ax is axes[0] else "",
+        )
         ax.set_title(result, fontsize=9)
     fig.suptitle(f"CPU: {_caption(table)}", fontsize=9)
     return fig

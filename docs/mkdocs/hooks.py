@@ -70,16 +70,19 @@ def _algorithm_sections():
 
 
 def _parameters(algorithm):
-    return ", ".join(
-        f"`{algorithm.name}_{p.keyword}` (int ≥ {p.smallest}): {p.help}" for p in algorithm.parameters
-    ) or "none"
+    return (
+        ", ".join(
+            f"`{algorithm.name}_{p.keyword}` (int ≥ {p.smallest}): {p.help}" for p in algorithm.parameters
+        )
+        or "none"
+    )
 
 
 def _algorithm_page(heading, names, text):
     """The page of one algorithm section: what the catalog declares, then the
     section, its headings one level up and its relative links from one folder down."""
     rows = "\n".join(
-        f"| `algorithm=\"{name}\"` | {a.help} | `{a.orientation}`, `{a.ordering}` | {_parameters(a)} |"
+        f'| `algorithm="{name}"` | {a.help} | `{a.orientation}`, `{a.ordering}` | {_parameters(a)} |'
         for name, a in ((name, catalog.ALGORITHMS[name]) for name in names)
     )
     body, fenced = [], False
@@ -128,7 +131,7 @@ def _attributes(doc):
     """``name -> (kind, description lines)`` of a NumPy-style Attributes section."""
     lines = inspect.cleandoc(doc).splitlines()
     entries, name = {}, None
-    for line in lines[lines.index("Attributes") + 2:]:
+    for line in lines[lines.index("Attributes") + 2 :]:
         if line and not line.startswith(" "):
             if " : " not in line:
                 break  # the next section

@@ -33,9 +33,7 @@ def output(prepared, mode):
         return cupy.zeros(1, dtype=np.uint64), False
     if weighted:
         if prepared.values.dtype not in (np.float64, np.int64):
-            raise TypeError(
-                f"arc values must be float64 or int64 on the GPU, got {prepared.values.dtype}"
-            )
+            raise TypeError(f"arc values must be float64 or int64 on the GPU, got {prepared.values.dtype}")
         return cupy.zeros(2 * prepared.n, dtype=prepared.values.dtype), True
     length = prepared.n if mode == "per_node" else prepared.m
     return cupy.zeros(length, dtype=np.int64), False
@@ -112,7 +110,9 @@ def count(prepared, mode, algorithm, items, args, *, waves=None):
     out, weighted = output(prepared, mode)
     weight = prepared.values.dtype if weighted else np.float64
     kernel = runtime.function(
-        f"{algorithm}.cu", runtime.entry(algorithm, mode, weighted), vid=prepared.indices.dtype,
+        f"{algorithm}.cu",
+        runtime.entry(algorithm, mode, weighted),
+        vid=prepared.indices.dtype,
         weight=weight,
     )
     grid = None if waves is None else waves * runtime.resident_blocks(kernel, 0)

@@ -232,9 +232,7 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     )
     large, small, largest, entries = _task_lists(p, block_degree)
     heavy = entries >= HEAVY_TASK * max(1, large.size + small.size)
-    buckets, block_levels, block_cached = _block_table(
-        max(largest, block_degree), vid_bytes, eid_bytes
-    )
+    buckets, block_levels, block_cached = _block_table(max(largest, block_degree), vid_bytes, eid_bytes)
     warp_levels = max(MIN_LEVELS, -(-block_degree // warp_buckets))
     warp_cached = min(WARP_CACHED_LEVELS, warp_levels)
     warps = GPU_THREADS // 32
@@ -245,8 +243,12 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     out, weighted = gpu_count.output(p, mode)
     weight = p.values.dtype if weighted else np.float64
     kernel = runtime.function(
-        "hash.cu", runtime.entry("hash", mode, weighted), vid=p.indices.dtype, weight=weight,
-        eid=eid, defines={"HASH_MIN_BLOCKS": 8 if heavy else 4},
+        "hash.cu",
+        runtime.entry("hash", mode, weighted),
+        vid=p.indices.dtype,
+        weight=weight,
+        eid=eid,
+        defines={"HASH_MIN_BLOCKS": 8 if heavy else 4},
     )
     tasks = large.size + -(-small.size // warps)
     grid = min(runtime.resident_blocks(kernel, shared, GPU_THREADS), max(1, tasks))
@@ -277,12 +279,30 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
         runtime.launch(
             kernel,
             grid * GPU_THREADS,
-            (p.indptr, p.indices, large, np.int64(large.size), small, np.int64(small.size),
-             claimed, np.int32(chunk), np.int32(buckets), np.int32(block_levels),
-             np.int32(block_cached), np.int32(warp_buckets), np.int32(warp_levels),
-             np.int32(warp_cached), scratch,
-             np.int64(scratch_stride), positions, np.int64(positions_stride),
-             terms, np.int64(terms_stride), gpu_count.kernel_values(p, weighted), out),
+            (
+                p.indptr,
+                p.indices,
+                large,
+                np.int64(large.size),
+                small,
+                np.int64(small.size),
+                claimed,
+                np.int32(chunk),
+                np.int32(buckets),
+                np.int32(block_levels),
+                np.int32(block_cached),
+                np.int32(warp_buckets),
+                np.int32(warp_levels),
+                np.int32(warp_cached),
+                scratch,
+                np.int64(scratch_stride),
+                positions,
+                np.int64(positions_stride),
+                terms,
+                np.int64(terms_stride),
+                gpu_count.kernel_values(p, weighted),
+                out,
+            ),
             threads=GPU_THREADS,
             shared_mem=shared,
         )

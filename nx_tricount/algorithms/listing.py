@@ -68,8 +68,7 @@ def list_arcs(prepared, lo, hi, offsets, slots, device):
         out = _list_gpu(p, lo, hi, offsets, slots)
     else:
         out = np.full((3, slots), -1, dtype=p.indices.dtype)
-        _list_cpu(p.indptr, p.indices, p.rows, np.int64(lo), np.int64(hi), offsets,
-                  bool(p.ascending), out)
+        _list_cpu(p.indptr, p.indices, p.rows, np.int64(lo), np.int64(hi), offsets, bool(p.ascending), out)
     return out[:, module_of(out).flatnonzero(out[0] >= 0)]
 
 
@@ -82,7 +81,16 @@ def _list_gpu(prepared, lo, hi, offsets, slots):
     kernel = runtime.function("listing.cu", "list_arcs", vid=p.indices.dtype)
     runtime.check_memory(3 * slots * p.indices.itemsize, "a batch of listed triangles")
     out = cupy.full((3, slots), -1, dtype=p.indices.dtype)
-    args = (p.indptr, p.indices, p.rows, np.int64(lo), np.int64(hi), offsets,
-            np.int64(slots), np.int32(p.ascending), out)
+    args = (
+        p.indptr,
+        p.indices,
+        p.rows,
+        np.int64(lo),
+        np.int64(hi),
+        offsets,
+        np.int64(slots),
+        np.int32(p.ascending),
+        out,
+    )
     runtime.launch(kernel, hi - lo, args)
     return out

@@ -139,15 +139,22 @@ def _count_gpu(successors, predecessors, targets, n, rows):
     kernel = runtime.function("squares.cu", "squares", vid=vid)
     blocks = min(rows, runtime.resident_blocks(kernel, 0), max(int(targets.size), 1))
     dtype = _counter_dtype(n)
-    runtime.check_memory(
-        blocks * row_bytes(n) + 16 * targets.size, "square clustering's rows of counters"
-    )
+    runtime.check_memory(blocks * row_bytes(n) + 16 * targets.size, "square clustering's rows of counters")
     counters = cupy.zeros((blocks, 2, n), dtype=dtype)
     squares = cupy.zeros(targets.size, dtype=np.int64)
     triangles = cupy.zeros(targets.size, dtype=np.int64)
     taken = cupy.zeros(1, dtype=np.uint64)
-    args = (*successors, *predecessors, targets.astype(vid, copy=False),
-            np.int64(targets.size), np.int64(n), counters, taken, squares, triangles)
+    args = (
+        *successors,
+        *predecessors,
+        targets.astype(vid, copy=False),
+        np.int64(targets.size),
+        np.int64(n),
+        counters,
+        taken,
+        squares,
+        triangles,
+    )
     runtime.launch(kernel, blocks * runtime.THREADS, args, grid=blocks)
     cupy.cuda.get_current_stream().synchronize()
     return squares, triangles

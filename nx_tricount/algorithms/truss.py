@@ -101,8 +101,7 @@ def peel(prepared, support, threshold, device):
     if device == "gpu":
         return _peel_gpu(prepared, sym_ptr, sym_nbr, sym_arc, support, threshold)
     alive = np.ones(prepared.m, dtype=np.bool_)
-    _peel_cpu(prepared.rows, prepared.indices, sym_ptr, sym_nbr, sym_arc, support,
-              np.int64(threshold), alive)
+    _peel_cpu(prepared.rows, prepared.indices, sym_ptr, sym_nbr, sym_arc, support, np.int64(threshold), alive)
     return alive
 
 
@@ -122,8 +121,20 @@ def _peel_gpu(prepared, sym_ptr, sym_nbr, sym_arc, support, threshold):
     while frontier.size:
         state[frontier] = FRONTIER
         size.fill(0)
-        args = (sym_ptr, sym_nbr, sym_arc, p.rows, p.indices, frontier,
-                np.int64(frontier.size), state, support, np.int64(threshold), following, size)
+        args = (
+            sym_ptr,
+            sym_nbr,
+            sym_arc,
+            p.rows,
+            p.indices,
+            frontier,
+            np.int64(frontier.size),
+            state,
+            support,
+            np.int64(threshold),
+            following,
+            size,
+        )
         runtime.launch(kernel, 32 * int(frontier.size), args)
         state[frontier] = REMOVED
         frontier = following[: int(size.get()[0])].copy()

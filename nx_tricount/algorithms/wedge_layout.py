@@ -83,16 +83,28 @@ def gpu_layout(prepared, largest, kernel_types):
         runtime.launch(
             layout_kernel,
             1,
-            (prefix, p.indptr, degree, np.int64(p.n), np.int64(largest if use_bitmap else 0),
-             np.int64(BITMAP_MIN_DEGREE), layout),
+            (
+                prefix,
+                p.indptr,
+                degree,
+                np.int64(p.n),
+                np.int64(largest if use_bitmap else 0),
+                np.int64(BITMAP_MIN_DEGREE),
+                layout,
+            ),
             threads=32,
         )
         wedges, rows, first_arc = (int(x) for x in layout.get())
         derived["wedge_prefix"], derived["wedge_count"] = prefix, wedges
         if use_bitmap:
             derived[key] = BitmapLayout(
-                rows, p.n - rows, p.n - rows, (rows + 31) // 32, max(triangle_words(rows), 1),
-                first_arc, p.m,
+                rows,
+                p.n - rows,
+                p.n - rows,
+                (rows + 31) // 32,
+                max(triangle_words(rows), 1),
+                first_arc,
+                p.m,
             )
     bitmap = derived.get(key) if use_bitmap else None
     return derived["wedge_prefix"], derived["wedge_count"], bitmap or _no_bitmap(p.n)
@@ -111,8 +123,7 @@ def _gpu_cross_layout(p, largest, kernel_types):
     pairs = cupy.empty(p.n + 1, dtype=np.int64)
     splits = cupy.empty(max(sources, 1), dtype=p.indices.dtype)
     pair_kernel = runtime.function("wedge.cu", "wedge_cross_pairs", **kernel_types)
-    args = (p.indptr, p.indices, np.int64(p.n), np.int64(sources), np.int64(sources + middles),
-            splits, pairs)
+    args = (p.indptr, p.indices, np.int64(p.n), np.int64(sources), np.int64(sources + middles), splits, pairs)
     runtime.launch(pair_kernel, max(p.n, 1), args)
     prefix = cupy.cumsum(pairs)
     rows, cols = cross_sides(p, largest)
@@ -161,13 +172,27 @@ def build_bitmap(p, layout, bitmap, kernel_types):
     arcs = layout.end_arc - layout.first_arc
     if layout.cross:
         build = runtime.function("wedge.cu", "wedge_cross_bitmap", **kernel_types)
-        args = (p.indices, p.rows, np.int64(layout.first_arc), np.int64(layout.end_arc),
-                np.int64(layout.first_row), np.int64(layout.first_col), np.int64(layout.words),
-                bitmap)
+        args = (
+            p.indices,
+            p.rows,
+            np.int64(layout.first_arc),
+            np.int64(layout.end_arc),
+            np.int64(layout.first_row),
+            np.int64(layout.first_col),
+            np.int64(layout.words),
+            bitmap,
+        )
     else:
         build = runtime.function("wedge.cu", "wedge_bitmap", **kernel_types)
-        args = (p.indices, p.rows, np.int64(layout.first_arc), np.int64(p.m),
-                np.int64(layout.first_row), np.int64(layout.words), bitmap)
+        args = (
+            p.indices,
+            p.rows,
+            np.int64(layout.first_arc),
+            np.int64(p.m),
+            np.int64(layout.first_row),
+            np.int64(layout.words),
+            bitmap,
+        )
     runtime.launch(build, arcs, args)
 
 
@@ -187,8 +212,16 @@ def gpu_hub_prefix(prepared, layout, hub_words, per_node, kernel_types):
         pairs = cupy.empty(p.n + 1, dtype=np.int64)
         kernel = runtime.function("wedge.cu", "wedge_hub_pairs", **kernel_types)
         max_degree = HUB_NODE_DEGREE if per_node else p.n
-        args = (p.indptr, p.indices, np.int64(p.n), np.int64(layout.first_row),
-                np.int64(layout.words), np.int64(hub_words), np.int64(max_degree), pairs)
+        args = (
+            p.indptr,
+            p.indices,
+            np.int64(p.n),
+            np.int64(layout.first_row),
+            np.int64(layout.words),
+            np.int64(hub_words),
+            np.int64(max_degree),
+            pairs,
+        )
         runtime.launch(kernel, max(p.n, 1), args)
         hub_prefix = cupy.cumsum(pairs)
         p.derived[key] = hub_prefix, int(hub_prefix[-1].get())
@@ -205,9 +238,16 @@ def count_hub(prepared, layout, prefix, hub_prefix, bitmap, out, per_node, kerne
     p = prepared
     name = "wedge_hub_per_node" if per_node else "wedge_hub_total"
     kernel = runtime.function("wedge.cu", name, **kernel_types)
-    args = (p.indptr, p.indices, prefix, hub_prefix, bitmap,
-            p.indices.dtype.type(layout.first_row), np.uint32(layout.words), out)
+    args = (
+        p.indptr,
+        p.indices,
+        prefix,
+        hub_prefix,
+        bitmap,
+        p.indices.dtype.type(layout.first_row),
+        np.uint32(layout.words),
+        out,
+    )
     # The row; per node also its ranks and a counter per arc.
     shared = 4 * (2 * layout.words + HUB_NODE_DEGREE) if per_node else 4 * layout.words
-    runtime.launch(kernel, layout.rows * HUB_THREADS, args, threads=HUB_THREADS,
-                   shared_mem=shared)
+    runtime.launch(kernel, layout.rows * HUB_THREADS, args, threads=HUB_THREADS, shared_mem=shared)

@@ -86,8 +86,7 @@ class TriGraph:
     ):
         if src.shape != dst.shape or src.ndim != 1:
             raise ValueError(
-                f"src and dst must be 1-D arrays of equal length, got shapes "
-                f"{src.shape} and {dst.shape}"
+                f"src and dst must be 1-D arrays of equal length, got shapes {src.shape} and {dst.shape}"
             )
         if labels is not None and len(labels) != n:
             raise ValueError(f"labels has {len(labels)} entries for {n} nodes")

@@ -59,15 +59,11 @@ def _object_codes(labels):
         import pandas as pd
     except ImportError:  # a dict of lists needs no pandas: a dict over the rows
         index = {}
-        codes = np.fromiter(
-            (index.setdefault(v, len(index)) for v in labels.tolist()), np.int64, labels.size
-        )
+        codes = np.fromiter((index.setdefault(v, len(index)) for v in labels.tolist()), np.int64, labels.size)
         return codes, list(index)
     codes, uniques = pd.factorize(labels, sort=False)
     index = {}
-    merged = np.fromiter(
-        (index.setdefault(u, len(index)) for u in uniques.tolist()), np.int64, len(uniques)
-    )
+    merged = np.fromiter((index.setdefault(u, len(index)) for u in uniques.tolist()), np.int64, len(uniques))
     return merged[codes], list(index)
 
 

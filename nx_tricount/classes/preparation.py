@@ -249,8 +249,16 @@ def partitioned_graph(G, orientation, ordering, parts, scheme, memory_limit, dev
         # take at most a quarter of the limit, leaving the rest to a chunk or a task.
         keep = 8 * int(src.size) <= limit // 4
         return preprocess.prepare_streamed(
-            src, dst, G.n, orientation=orientation, ordering=ordering, parts=parts, scheme=scheme,
-            chunk_rows=chunk_rows, device=device, keep=keep,
+            src,
+            dst,
+            G.n,
+            orientation=orientation,
+            ordering=ordering,
+            parts=parts,
+            scheme=scheme,
+            chunk_rows=chunk_rows,
+            device=device,
+            keep=keep,
         )
 
     return G.cached(("partitioned", orientation, ordering, parts, scheme, device), build)
@@ -336,8 +344,6 @@ def directions_csr(G, orientation, ordering, device):
         simple = preprocess.simple_graph(pairs.lo, pairs.hi, G.n, values=pairs.b, unique=True)
         prepared = preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
         arc_src, arc_dst = prepared.arcs_original()
-        return replace(
-            prepared, values=preprocess.oriented_directions(prepared.values, arc_src, arc_dst)
-        )
+        return replace(prepared, values=preprocess.oriented_directions(prepared.values, arc_src, arc_dst))
 
     return G.cached(("directions", orientation, ordering, device), build)

@@ -61,15 +61,21 @@ def run(plan, prepared, mode):
     tasks = counted_tasks(partition, plan.tasks)
     logger.info(
         "tricount: %d tasks of %d parts per side (%s partition, %d without triangles skipped; %s), %d arcs",
-        len(tasks), partition.p, partition.classes.scheme, len(plan.tasks) - len(tasks),
-        plan.algorithm, prepared.m,
+        len(tasks),
+        partition.p,
+        partition.classes.scheme,
+        len(plan.tasks) - len(tasks),
+        plan.algorithm,
+        prepared.m,
     )
     limit, largest = spread.memory_limit, largest_task_bytes(partition, tasks)
     if limit is not None and largest > limit:  # configured parts, or unequal ranges
         logger.warning(
             "tricount: the largest of the %d tasks needs about %s bytes, over the memory limit "
             "of %s: more partitions make smaller tasks",
-            len(tasks), f"{largest:,}", f"{limit:,}",
+            len(tasks),
+            f"{largest:,}",
+            f"{limit:,}",
         )
     # Results of a graph prepared in host memory are combined there.
     xp = np if partition.offsets is not None else module_of(prepared.indices)
@@ -82,8 +88,7 @@ def run(plan, prepared, mode):
 def _on_host(partition):
     """The partition with its parts in host memory (several GPUs and Dask workers read them there)."""
     parts = {
-        key: tuple(None if a is None else to_host(a) for a in part)
-        for key, part in partition.parts.items()
+        key: tuple(None if a is None else to_host(a) for a in part) for key, part in partition.parts.items()
     }
     return replace(partition, parts=parts)
 
@@ -145,4 +150,3 @@ class _Sum:
             result.edge_src, result.edge_dst = prepared.arcs_original()
             result.per_edge = sums
         return result
-

@@ -27,9 +27,21 @@ import time
 from pathlib import Path
 
 __all__ = [
-    "BUILT", "ARCHS", "NVCC_OPTIONS", "VARIANTS", "KernelBuildError", "sources_digest",
-    "compile_options", "defines", "variants", "fatbin_name", "find_nvcc", "buildable_archs",
-    "build", "build_at_install", "prebuilt",
+    "BUILT",
+    "ARCHS",
+    "NVCC_OPTIONS",
+    "VARIANTS",
+    "KernelBuildError",
+    "sources_digest",
+    "compile_options",
+    "defines",
+    "variants",
+    "fatbin_name",
+    "find_nvcc",
+    "buildable_archs",
+    "build",
+    "build_at_install",
+    "prebuilt",
 ]
 
 #: Folder of the fatbins and their manifest inside the kernels' directory.
@@ -56,16 +68,33 @@ _INT, _LONG, _UNSIGNED, _DOUBLE = "int", "long long", "unsigned int", "double"
 #: graph's 64-bit variants compile with NVRTC at first use, a small part of that
 #: graph's count.
 VARIANTS = {
-    **{name: {} for name in (
-        "csr.cu", "distinct.cu", "listing.cu", "pairs.cu", "squares.cu", "transitive.cu", "truss.cu"
-    )},
-    **{name: {"vid": (_INT, _LONG)} for name in (
-        "edge_rows.cu", "hashed_csr.cu", "id_range.cu", "sample.cu"
-    )},
-    **{name: {"weight": (_DOUBLE, _LONG)} for name in (
-        "bitmap.cu", "coefficients.cu", "compensated.cu", "edge.cu", "merge.cu", "merge_inline.cu",
-        "vertex.cu",
-    )},
+    **{
+        name: {}
+        for name in (
+            "csr.cu",
+            "distinct.cu",
+            "listing.cu",
+            "pairs.cu",
+            "squares.cu",
+            "transitive.cu",
+            "truss.cu",
+        )
+    },
+    **{
+        name: {"vid": (_INT, _LONG)} for name in ("edge_rows.cu", "hashed_csr.cu", "id_range.cu", "sample.cu")
+    },
+    **{
+        name: {"weight": (_DOUBLE, _LONG)}
+        for name in (
+            "bitmap.cu",
+            "coefficients.cu",
+            "compensated.cu",
+            "edge.cu",
+            "merge.cu",
+            "merge_inline.cu",
+            "vertex.cu",
+        )
+    },
     "edge_values.cu": {"vid": (_INT, _LONG), "weight": (_DOUBLE, _LONG)},
     "wedge.cu": {"weight": (_DOUBLE, _LONG), "eid": (_UNSIGNED,)},
     "hash.cu": {"weight": (_DOUBLE, _LONG), "eid": (_UNSIGNED,), "extra": {"HASH_MIN_BLOCKS": (4, 8)}},
@@ -155,8 +184,9 @@ def _compile(nvcc, directory, source, macros, archs, target):
     command = [nvcc, *NVCC_OPTIONS, f"-I{directory}", *(f"-D{k}={v}" for k, v in macros), "-fatbin"]
     command += [f"-gencode=arch=compute_{arch},code=sm_{arch}" for arch in archs]
     command += [f"-gencode=arch=compute_{archs[-1]},code=compute_{archs[-1]}"]
-    done = subprocess.run([*command, "-o", str(target), str(Path(directory) / source)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [*command, "-o", str(target), str(Path(directory) / source)], capture_output=True, text=True
+    )
     return None if done.returncode == 0 else f"{source} {dict(macros)}:\n{done.stdout}{done.stderr}"
 
 
@@ -206,17 +236,26 @@ def build(directory, built, *, nvcc, archs, sources=None, jobs=None):
         old.unlink(missing_ok=True)
     sources = sorted(VARIANTS) if sources is None else sorted(sources)
     # The largest files first: the build lasts as long as its slowest compilation.
-    work = sorted(((source, macros) for source in sources for macros in variants(source)),
-                  key=lambda item: -(directory / item[0]).stat().st_size)
+    work = sorted(
+        ((source, macros) for source in sources for macros in variants(source)),
+        key=lambda item: -(directory / item[0]).stat().st_size,
+    )
     with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count() or 1) as pool:
-        failures = [failure for failure in pool.map(
-            lambda item: _compile(nvcc, directory, *item, archs, built / fatbin_name(*item)), work
-        ) if failure]
+        failures = [
+            failure
+            for failure in pool.map(
+                lambda item: _compile(nvcc, directory, *item, archs, built / fatbin_name(*item)), work
+            )
+            if failure
+        ]
     if failures:
         raise KernelBuildError("nvcc failed to compile the kernels:\n" + "\n".join(failures))
     manifest = {
-        "digest": sources_digest(directory), "options": list(NVCC_OPTIONS), "sass": archs,
-        "ptx": archs[-1], "fatbins": sorted(fatbin_name(*item) for item in work),
+        "digest": sources_digest(directory),
+        "options": list(NVCC_OPTIONS),
+        "sass": archs,
+        "ptx": archs[-1],
+        "fatbins": sorted(fatbin_name(*item) for item in work),
     }
     partial = built / (_MANIFEST + ".partial")
     partial.write_text(json.dumps(manifest, indent=1))

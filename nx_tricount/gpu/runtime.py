@@ -23,8 +23,17 @@ from . import kernel_build
 from .errors import GPUMemoryError, gpu_errors
 
 __all__ = [
-    "THREADS", "function", "entry", "launch", "resident_blocks", "check_memory", "free_memory",
-    "kernel_timer", "kernel_ms", "prebuilt_kernels"]
+    "THREADS",
+    "function",
+    "entry",
+    "launch",
+    "resident_blocks",
+    "check_memory",
+    "free_memory",
+    "kernel_timer",
+    "kernel_ms",
+    "prebuilt_kernels",
+]
 
 logger = logging.getLogger("nx_tricount")
 

@@ -169,9 +169,7 @@ def from_networkx(
     edge_data = {}
     edge_masks = {}
     for name, default in (edge_attrs or {}).items():
-        edge_data[name] = _numeric_column(
-            (d.get(name, default) for d in edge_dicts()), name, m
-        )
+        edge_data[name] = _numeric_column((d.get(name, default) for d in edge_dicts()), name, m)
         present = np.fromiter((name in d for d in edge_dicts()), dtype=bool, count=m)
         if not present.all():
             edge_masks[name] = present

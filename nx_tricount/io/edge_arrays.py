@@ -26,9 +26,7 @@ def _vertex_count(n, largest):
     if n is None:
         return largest + 1
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-        raise TypeError(
-            f"n must be an int (the number of vertices), got {n!r} of type {type(n).__name__}"
-        )
+        raise TypeError(f"n must be an int (the number of vertices), got {n!r} of type {type(n).__name__}")
     n = int(n)
     if n < 0:
         raise ValueError(f"n must be a non-negative number of vertices, got {n}")

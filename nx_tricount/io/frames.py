@@ -60,9 +60,7 @@ def _column(frame, name, role):
         series = frame[name]
     except KeyError:
         columns = list(getattr(frame, "columns", frame))
-        raise KeyError(
-            f"no {role} column {name!r} in the frame; its columns are {columns!r}"
-        ) from None
+        raise KeyError(f"no {role} column {name!r} in the frame; its columns are {columns!r}") from None
     if is_cudf(series):
         series = _no_missing(series, bool(series.isna().any()), name, role)
         if series.dtype.name == "category":  # the values, as NetworkX sees them

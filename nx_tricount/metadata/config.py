@@ -76,16 +76,22 @@ def check_choice(key, value):
     accepted = CHOICES[key]
     if not (isinstance(value, str) and value in accepted):
         raise ValueError(
-            f"Invalid tricount {key} {value!r}; accepted values are "
-            + ", ".join(repr(v) for v in accepted)
+            f"Invalid tricount {key} {value!r}; accepted values are " + ", ".join(repr(v) for v in accepted)
         )
     return value
 
 
 _UNITS = {
-    "": 1, "b": 1,
-    "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-    "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40,
+    "": 1,
+    "b": 1,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
 }
 
 #: A size: decimal digits with an optional fraction, then an optional unit.

@@ -64,9 +64,7 @@ def _selected(G, nodes):
 
 
 @networkx_function
-def triangles(
-    G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False
-):
+def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False):
     """Every node's count (:func:`~nx_tricount.quantities.per_vertex.triangles_per_node`),
     shaped for ``nodes``."""
     G = as_trigraph(G, ("directed",))

@@ -13,9 +13,7 @@ from .arguments import as_trigraph
 __all__ = ["edge_triangles"]
 
 
-def edge_triangles(
-    G, *, as_frame=False, algorithm=None, orientation=None, ordering=None, device=None
-):
+def edge_triangles(G, *, as_frame=False, algorithm=None, orientation=None, ordering=None, device=None):
     """Count the triangles on each edge (the edge's support, as k-truss uses it).
 
     Parameters

@@ -138,7 +138,7 @@ class Plan:
         text += "".join(f" {key}={value}" for key, value in self.parameters)
         spread = self.spread
         if spread.parts > 1:
-            text += f" partitions={spread.parts} partitioning={spread.scheme} tasks={spread.parts ** 3}"
+            text += f" partitions={spread.parts} partitioning={spread.scheme} tasks={spread.parts**3}"
         if len(spread.devices) > 1:
             text += f" devices={list(spread.devices)}"
         if spread.distributed:
@@ -272,10 +272,19 @@ def make_plan(
     if G is not None and not isinstance(G, TriGraph):
         G = from_networkx(G)
     return plan_for(
-        graph_statistics(G), algorithm=algorithm, orientation=orientation, ordering=ordering,
-        device=device, weighted=weighted, total=total, partitions=partitions,
-        partitioning=partitioning, memory_limit=memory_limit, devices=devices,
-        distributed=distributed, progress=progress,
+        graph_statistics(G),
+        algorithm=algorithm,
+        orientation=orientation,
+        ordering=ordering,
+        device=device,
+        weighted=weighted,
+        total=total,
+        partitions=partitions,
+        partitioning=partitioning,
+        memory_limit=memory_limit,
+        devices=devices,
+        distributed=distributed,
+        progress=progress,
     )
 
 
@@ -310,8 +319,7 @@ def plan_for(
     }
     check_environment(config, requested)
     settings = {
-        key: check_choice(key, config[key] if value is None else value)
-        for key, value in requested.items()
+        key: check_choice(key, config[key] if value is None else value) for key, value in requested.items()
     }
     given = dict(
         partitions=partitions,

@@ -12,8 +12,16 @@ from ..gpu.device import resolve_device
 from ..preprocess.hashed_csr import HASHED_MAX_ROWS, hashed_applies
 
 __all__ = [
-    "GPU_MIN_ROWS", "GPU_MIN_RESIDENT_ROWS", "GPU_LOOK_ROWS", "GPU_WEDGE_SKEW", "GPU_INLINE_ARCS",
-    "choose_device", "choose_algorithm", "gpu_auto_algorithm", "choose_pipeline", "choose_merge_total",
+    "GPU_MIN_ROWS",
+    "GPU_MIN_RESIDENT_ROWS",
+    "GPU_LOOK_ROWS",
+    "GPU_WEDGE_SKEW",
+    "GPU_INLINE_ARCS",
+    "choose_device",
+    "choose_algorithm",
+    "gpu_auto_algorithm",
+    "choose_pipeline",
+    "choose_merge_total",
 ]
 
 #: With ``device="auto"`` on a GPU machine, graphs of fewer edge rows in host memory

@@ -22,8 +22,16 @@ from ..preprocess.partition import task_arcs
 from ..preprocess.streamed import STREAMED
 
 __all__ = [
-    "EXECUTORS", "Spread", "UNREAD_LIMIT_BYTES", "decide", "streaming", "whole_bytes", "split_bytes",
-    "task_bytes", "task_graph_bytes", "largest_task_bytes",
+    "EXECUTORS",
+    "Spread",
+    "UNREAD_LIMIT_BYTES",
+    "decide",
+    "streaming",
+    "whole_bytes",
+    "split_bytes",
+    "task_bytes",
+    "task_graph_bytes",
+    "largest_task_bytes",
 ]
 
 #: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
@@ -207,7 +215,7 @@ def decide(rows, n, device, settings, free_memory=None):
             f"{task_bytes(rows, n, parts):,}"
         )
     spread_out = workers > 1 or distributed is not None  # one Dask worker counts remotely too
-    if spread_out and parts ** 3 < 2 * workers and settings["partitions"] is None:
+    if spread_out and parts**3 < 2 * workers and settings["partitions"] is None:
         parts = max(parts, math.ceil((2 * workers) ** (1 / 3) - 1e-9))
         reasons.append(f"partitions {parts}: at least two tasks for each of {workers} workers")
     preparation = device if fits else "cpu"
@@ -237,8 +245,16 @@ def decide(rows, n, device, settings, free_memory=None):
     else:
         executor = "whole"
     return Spread(
-        parts, scheme, devices if distributed is None else (), distributed, progress, preparation,
-        limit, tuple(reasons), prepared_in_parts=prepared_in_parts, executor=executor,
+        parts,
+        scheme,
+        devices if distributed is None else (),
+        distributed,
+        progress,
+        preparation,
+        limit,
+        tuple(reasons),
+        prepared_in_parts=prepared_in_parts,
+        executor=executor,
         parts_on_host=executor in ("gpus", "dask"),
     )
 

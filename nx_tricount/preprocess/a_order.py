@@ -112,8 +112,7 @@ def _balance(memory_bound, compute_bound, superiority, n_buckets, bucket_size, p
     load = np.zeros(n_buckets, dtype=np.float64)
     # All loads are 0: buckets in index order already form a min-heap.
     heap = np.arange(n_buckets)
-    size = _place(memory_bound, superiority, heap, n_buckets, load, filled, capacity,
-                  bucket_size, 1.0, perm)
+    size = _place(memory_bound, superiority, heap, n_buckets, load, filled, capacity, bucket_size, 1.0, perm)
     for i in range(size // 2 - 1, -1, -1):  # re-heapify as a max-heap
         _sift_down(heap, size, i, load, -1.0)
     _place(compute_bound, superiority, heap, size, load, filled, capacity, bucket_size, -1.0, perm)
@@ -152,5 +151,5 @@ def a_order(out_degree, bucket_size=BUCKET_SIZE, lam=None):
     if active.size:
         n_buckets = -(-active.size // bucket_size)
         _balance(memory_bound, compute_bound, superiority, n_buckets, bucket_size, perm)
-    perm[active.size:] = np.flatnonzero(out_degree == 0)
+    perm[active.size :] = np.flatnonzero(out_degree == 0)
     return perm

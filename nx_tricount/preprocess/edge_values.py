@@ -22,7 +22,11 @@ from .ops import ops_for
 from .simplify import simplify_directed
 
 __all__ = [
-    "ArcPairs", "max_edge_value", "normalised_values", "directed_pairs", "pair_directions",
+    "ArcPairs",
+    "max_edge_value",
+    "normalised_values",
+    "directed_pairs",
+    "pair_directions",
     "oriented_directions",
 ]
 

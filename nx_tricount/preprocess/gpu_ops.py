@@ -123,8 +123,7 @@ def sampled_degree_sum(src, dst, samples):
     partials = cupy.cuda.alloc_pinned_memory(8 * blocks)
     with side:
         # The pinned buffer's address is the kernel's pointer: passed as its 64 bits.
-        args = (src, dst, np.int64(src.size), np.int32(samples), np.int64(skip),
-                np.uint64(partials.ptr))
+        args = (src, dst, np.int64(src.size), np.int32(samples), np.int64(skip), np.uint64(partials.ptr))
         runtime.launch(kernel, blocks * runtime.THREADS, args)
         done = side.record()
 
@@ -217,8 +216,16 @@ def oriented_keys(how, simple, rank=None):
     m = edges[0].size
     keys = cupy.empty(m, dtype=np.int64)
     # None: a null pointer, which the kernel reads only with relabel or by_degree.
-    args = (*edges, np.int64(m), ranks[0] if ranks else None, degree, np.int32(bool(ranks)),
-            np.int32(how == "degree"), np.int64(simple.n), keys)
+    args = (
+        *edges,
+        np.int64(m),
+        ranks[0] if ranks else None,
+        degree,
+        np.int32(bool(ranks)),
+        np.int32(how == "degree"),
+        np.int64(simple.n),
+        keys,
+    )
     launch(name, m, args, vid=vid)
     return keys, m if arcs is None else arcs
 

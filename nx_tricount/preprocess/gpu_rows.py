@@ -17,8 +17,15 @@ import numpy as np
 from .dedup import SimpleGraph, index_dtype
 
 __all__ = [
-    "SCAN_BLOCKS", "launch", "launch_scan", "ids_of", "scan_chunks", "sorted_copy",
-    "values_by_key", "loop_free", "compact_kept",
+    "SCAN_BLOCKS",
+    "launch",
+    "launch_scan",
+    "ids_of",
+    "scan_chunks",
+    "sorted_copy",
+    "values_by_key",
+    "loop_free",
+    "compact_kept",
 ]
 
 #: Most blocks of a chunked scan's two launches: each block adds up the totals of

@@ -60,8 +60,12 @@ def normalised_values(values, largest):
 
     values = cupy.ascontiguousarray(values)
     out = cupy.empty(values.size, dtype=np.float64)
-    launch("normalised_values", values.size, (values, np.int64(values.size), np.float64(largest), out),
-           source=_SOURCE)
+    launch(
+        "normalised_values",
+        values.size,
+        (values, np.int64(values.size), np.float64(largest), out),
+        source=_SOURCE,
+    )
     return out
 
 
@@ -86,8 +90,18 @@ def directed_pairs(src, dst, n, values=None):
     pair_keys, pair_values = cupy.empty(m, dtype=np.int64), cupy.empty(m, dtype=weight)
     total_degree, reciprocal_degree = cupy.zeros(n, dtype=np.uint64), cupy.zeros(n, dtype=np.uint64)
     pairs = cupy.zeros(1, dtype=np.uint64)
-    args = (ordered, np.int64(m), np.int64(n), last, values, pair_keys,
-            pair_values, total_degree, reciprocal_degree, pairs)
+    args = (
+        ordered,
+        np.int64(m),
+        np.int64(n),
+        last,
+        values,
+        pair_keys,
+        pair_values,
+        total_degree,
+        reciprocal_degree,
+        pairs,
+    )
     launch("arc_pairs", m, args, weight=weight, source=_SOURCE)
     in_order = sorted_copy(pair_keys)
     b = values_by_key(pair_keys, pair_values, in_order)

@@ -344,6 +344,13 @@ def _task_prepared(partition, sizes, indptr, indices, rows, values):
     # The whole graph's ordering holds within each block (task_blocks says so), so
     # the wedge kernel's bitmap takes the last middles and sinks.
     return Prepared(
-        sum(sizes), indptr, indices, rows, values, orientation=partition.orientation,
-        ordering=partition.ordering, ascending=True, task_blocks=sizes,
+        sum(sizes),
+        indptr,
+        indices,
+        rows,
+        values,
+        orientation=partition.orientation,
+        ordering=partition.ordering,
+        ascending=True,
+        task_blocks=sizes,
     )

@@ -151,9 +151,7 @@ def prepare_simple(simple, *, orientation, ordering):
     ascending = ordering in BEFORE_ORIENTATION and (
         orientation == "id" or (orientation == "degree" and ordering == "degree")
     )
-    return Prepared(
-        n, indptr, indices, rows, values, perm, degree, orientation, ordering, ascending
-    )
+    return Prepared(n, indptr, indices, rows, values, perm, degree, orientation, ordering, ascending)
 
 
 def prepare_arcs(src, dst, n):

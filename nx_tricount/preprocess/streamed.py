@@ -95,7 +95,16 @@ class PartitionedGraph:
 
 
 def prepare_streamed(
-    src, dst, n, *, orientation, ordering, parts, scheme="hashed", chunk_rows=1 << 27, device="gpu",
+    src,
+    dst,
+    n,
+    *,
+    orientation,
+    ordering,
+    parts,
+    scheme="hashed",
+    chunk_rows=1 << 27,
+    device="gpu",
     keep=False,
 ):
     """The :class:`PartitionedGraph` of a host edge list, prepared on the GPU in chunks.

@@ -88,7 +88,8 @@ def square_coefficients(G, plan, ids=None):
         # The settings spread triangle counts; squares have no partition of theirs.
         logger.info(
             "tricount: square clustering counts whole on the %s, where the plan prepares the "
-            "graph: partitions, devices and distributed spread triangle counts only", where,
+            "graph: partitions, devices and distributed spread triangle counts only",
+            where,
         )
     if G.directed:
         prepared = preparation.successor_csr(G, where)

@@ -7,13 +7,14 @@ import signal
 import subprocess
 import sys
 import textwrap
+import types
 
 import numpy as np
 import pytest
 
 import nx_tricount
 from nx_tricount.gpu import runtime
-from nx_tricount.gpu.errors import GPUKernelError, GPUMemoryError
+from nx_tricount.gpu.errors import GPUKernelError, GPUMemoryError, gpu_errors
 from nx_tricount.io.generators import rmat_edges
 
 
@@ -169,3 +170,52 @@ def test_ctrl_c_during_a_count_leaves_the_process_usable(device):
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
     assert out.strip() == "usable"
+
+
+def _fake_cupy():
+    """The parts of CuPy that ``gpu_errors`` reads: its error types and memory pool."""
+
+    class OutOfMemoryError(MemoryError):
+        pass
+
+    class CUDAError(Exception):
+        pass
+
+    class CompileException(Exception):
+        pass
+
+    cuda = types.SimpleNamespace(
+        memory=types.SimpleNamespace(OutOfMemoryError=OutOfMemoryError),
+        compiler=types.SimpleNamespace(CompileException=CompileException),
+        driver=types.SimpleNamespace(CUDADriverError=CUDAError),
+        runtime=types.SimpleNamespace(CUDARuntimeError=CUDAError),
+    )
+    pool = types.SimpleNamespace(free_all_blocks=lambda: None)
+    return types.SimpleNamespace(cuda=cuda, get_default_memory_pool=lambda: pool)
+
+
+def test_gpu_errors_translates_only_gpu_failures(monkeypatch):
+    cupy = _fake_cupy()
+    monkeypatch.setitem(sys.modules, "cupy", cupy)
+    cases = [
+        (cupy.cuda.memory.OutOfMemoryError("out of memory"), GPUMemoryError),
+        (MemoryError("std::bad_alloc"), GPUMemoryError),  # a Thrust sort's
+        (MemoryError("Unable to allocate 8.0 GiB for an array"), MemoryError),  # NumPy's
+        (cupy.cuda.driver.CUDADriverError("illegal address"), GPUKernelError),
+        (cupy.cuda.compiler.CompileException("syntax error"), GPUKernelError),
+        (ValueError("not a GPU failure"), ValueError),
+    ]
+    for raised, expected in cases:
+        with pytest.raises(expected) as caught, gpu_errors("testing"):
+            raise raised
+        assert caught.type is expected
+        assert caught.value is raised or caught.value.__cause__ is raised
+    with gpu_errors("testing"):
+        pass  # no exception: nothing to translate
+
+
+def test_gpu_errors_leaves_everything_alone_without_cupy(monkeypatch):
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)
+    with pytest.raises(MemoryError) as caught, gpu_errors("testing"):
+        raise MemoryError("std::bad_alloc")
+    assert caught.type is MemoryError

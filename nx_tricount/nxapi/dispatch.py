@@ -104,11 +104,18 @@ class NetworkXFunction:
         return f"<function {self.__module__}.{self.__qualname__}>"
 
 
+#: ``nx_tricount.gpu.errors``, imported at the first call: loading the backend stays light.
+_errors = None
+
+
 def _gpu_boundary(name):
     """The GPU-failure boundary of a call of function ``name``."""
-    from ..gpu.errors import gpu_errors  # here, not with this module: loading the backend stays light
+    global _errors
+    if _errors is None:
+        from ..gpu import errors
 
-    return gpu_errors(f"computing nx.{name}")
+        _errors = errors
+    return _errors.gpu_errors(f"computing nx.{name}")
 
 
 def _read_within_boundary(name, generator):

@@ -8,18 +8,13 @@ reference, and :mod:`.gpu_ops`, with the same functions and signatures.
 """
 
 from .a_direction import orientation_cost
+from .dedup import SimpleGraph, index_dtype
 from .edge_values import ArcPairs, directed_pairs, max_edge_value, oriented_directions, pair_directions
 from .hashed_csr import HashedCSR, hashed_applies, prepare_hashed
 from .ordering import ORDERINGS
 from .orientation import ORIENTATIONS
 from .prepare import Prepared, prepare_arcs, prepare_simple, prepare_undirected
-from .simplify import (
-    SimpleGraph,
-    index_dtype,
-    simple_graph,
-    simplify_directed,
-    simplify_undirected,
-)
+from .simplify import simple_graph, simplify_directed, simplify_undirected
 from .streamed import STREAMED, PartitionedGraph, prepare_streamed
 
 __all__ = [

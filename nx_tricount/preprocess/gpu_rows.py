@@ -96,7 +96,7 @@ def values_by_key(keys, values, ordered):
 def loop_free(src, dst, n, values=None):
     """The :class:`~.dedup.SimpleGraph` of the rows of a graph whose edges are
     distinct: the rows that are no self-loop, in their order, as ``lo = min`` and
-    ``hi = max`` of ids of :func:`~.simplify.index_dtype`, their values (8-byte, or
+    ``hi = max`` of ids of :func:`~.dedup.index_dtype`, their values (8-byte, or
     None) and the degrees; one synchronisation (reading the number of edges)."""
     import cupy
 

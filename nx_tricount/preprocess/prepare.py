@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 
 from ..gpu.device import module_of
 from .csr import csr_from_keys, row_pointers
+from .dedup import index_dtype
 from .ops import ops_for
 from .ordering import BEFORE_ORIENTATION, arc_order, relabel, vertex_order
 from .orientation import arc_keys, orient
-from .simplify import index_dtype, simple_graph, simplify_directed
+from .simplify import simple_graph, simplify_directed
 
 __all__ = ["Prepared", "prepare_simple", "prepare_undirected", "prepare_arcs"]
 

@@ -4,13 +4,10 @@ primitives of the arrays' device (:func:`.ops.ops_for`); :mod:`.dedup` has how.
 """
 
 from ..gpu.device import module_of
-from .dedup import SENTINEL, SimpleGraph, distinct_edges, index_dtype, unique_keys
+from .dedup import SENTINEL, distinct_edges, unique_keys
 from .ops import ops_for
 
-# SimpleGraph and index_dtype are :mod:`.dedup`'s, named here beside the step that makes one.
 __all__ = [
-    "SimpleGraph",
-    "index_dtype",
     "simple_graph",
     "simplify_undirected",
     "simplify_directed",

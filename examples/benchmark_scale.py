@@ -6,13 +6,17 @@ the host), then ``nx.transitivity`` counts them through the backend under each
 setting given (``memory_limit=8GB``, ``partitions=3,partitioning=range``,
 ``algorithm=merge``, ...; the empty setting is the default plan), on a fresh
 ``TriGraph`` each run. It prints, as JSON lines: the plan's
-parts, partitioning, where it prepared the graph and whether straight into its
-parts, ``from_edges`` and count seconds (wall clock), the peak of CuPy's memory
-pool, and the transitivity, which must be the same under every setting.
+parts, partitioning, regime and GPUs, where it prepared the graph and whether
+straight into its parts, ``from_edges`` and count seconds (wall clock), the peak
+of CuPy's memory pool, each worker's phases (copy of the graph, count, combine:
+seconds, and the bytes it moved; ``nx_tricount.execution.phases``), and the
+transitivity, which must be the same under every setting. ``--resident`` moves
+the edges to the GPU first (a graph that fits one GPU, counted from there).
 
 Usage::
 
     python examples/benchmark_scale.py --scales 24 26 27 --settings "" "memory_limit=24GB"
+    python examples/benchmark_scale.py --resident --scales 22 24 26 --settings "" "devices=all"
     python examples/benchmark_scale.py --device cpu --scales 16 --settings "partitions=4,partitioning=range"
     python examples/benchmark_scale.py --smoke      # CPU, R-MAT 10, 1 to 3 parts, one under a memory limit
 """
@@ -24,6 +28,7 @@ import time
 import networkx as nx
 
 import nx_tricount
+from nx_tricount.execution import phases
 from nx_tricount.io.generators import rmat_edges, rmat_edges_in_chunks
 
 
@@ -32,7 +37,10 @@ def parse(setting):
     result = {}
     for item in filter(None, setting.split(",")):
         key, value = item.split("=")
-        result[key] = int(value) if value.isdigit() and key != "memory_limit" else value
+        if key == "devices" and value != "all":
+            result[key] = [int(d) for d in value.split(";")]  # devices=0;1
+        else:
+            result[key] = int(value) if value.isdigit() and key != "memory_limit" else value
     return result
 
 
@@ -51,8 +59,9 @@ def run(src, dst, scale, setting, device, repeats):
         built = time.perf_counter()
         settings = parse(setting)
         algorithm = settings.pop("algorithm", None)
-        with nx.config.backends.tricount(**settings):
+        with nx.config.backends.tricount(**settings), phases.collect() as records:
             plan = nx_tricount.make_plan(G, device=device, algorithm=algorithm)
+            planned = time.perf_counter()
             transitivity = nx.transitivity(G, backend="tricount", device=device, algorithm=algorithm)
         done = time.perf_counter()
         row = dict(
@@ -64,8 +73,12 @@ def run(src, dst, scale, setting, device, repeats):
             partitioning=plan.spread.scheme,
             prepared_on=plan.preparation_device,
             in_parts=plan.spread.prepared_in_parts,
+            regime=plan.spread.regime,
+            gpus=len(plan.spread.devices),
             from_edges_s=round(built - start, 3),
-            count_s=round(done - built, 3),
+            plan_s=round(planned - built, 3),
+            count_s=round(done - planned, 3),
+            phases=records,
             peak_pool_gib=None if pool is None else round(pool.total_bytes() / 2**30, 2),
             transitivity=transitivity,
         )
@@ -80,6 +93,7 @@ def main():
     parser.add_argument("--settings", nargs="+", default=[""])
     parser.add_argument("--repeats", type=int, default=2, help="runs per setting (the first compiles)")
     parser.add_argument("--device", choices=["gpu", "cpu"], default="gpu")
+    parser.add_argument("--resident", action="store_true", help="the edges in GPU memory (GPU 0)")
     parser.add_argument(
         "--smoke", action="store_true", help="CPU, R-MAT 10, partitions 1 to 3, one under a memory limit"
     )
@@ -100,6 +114,10 @@ def main():
             src, dst = rmat_edges_in_chunks(scale, 16, seed=scale)
         else:
             src, dst = rmat_edges(scale, 16, seed=scale)
+        if args.resident:
+            import cupy
+
+            src, dst = cupy.asarray(src), cupy.asarray(dst)
         generate_s = round(time.perf_counter() - start, 2)
         print(json.dumps(dict(scale=scale, rows=int(src.size), generate_s=generate_s)))
         rows = []

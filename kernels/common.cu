@@ -358,32 +358,34 @@ __device__ __forceinline__ unsigned search_arc(const long long* __restrict__ ind
     const long long* __restrict__ indptr, const VID* __restrict__ indices, long long e,   \
         VID u, VID v, int ascending, const WEIGHT* __restrict__ values, void* out
 
-// One thread per oriented arc e = u -> v (the merge, edge and bitmap kernels):
-// Intersect::count<MODE>(indptr, indices, e, u, v, ascending, values, out) returns
-// |N+(u) ∩ N+(v)|, crediting each third vertex as credit_third does, and the thread
-// credits the arc's count with finish_arc.
+// One thread per oriented arc e = u -> v (the merge, edge and bitmap kernels), for
+// the arcs first <= e < end (all of them, or those of a share's base vertices:
+// nx_tricount/algorithms/shares.py): Intersect::count<MODE>(indptr, indices, e, u,
+// v, ascending, values, out) returns |N+(u) ∩ N+(v)|, crediting each third vertex
+// as credit_third does, and the thread credits the arc's count with finish_arc.
 template <int MODE, typename Intersect>
 __device__ __forceinline__ void count_arc(const long long* __restrict__ indptr,
                                           const VID* __restrict__ indices,
-                                          const VID* __restrict__ rows, long long m,
-                                          int ascending, const WEIGHT* __restrict__ values,
-                                          void* out) {
-    long long e = global_thread();
+                                          const VID* __restrict__ rows, long long first,
+                                          long long end, int ascending,
+                                          const WEIGHT* __restrict__ values, void* out) {
+    long long e = first + global_thread();
     unsigned found = 0;
     VID u = 0, v = 0;
-    if (e < m) {
+    if (e < end) {
         u = rows[e];
         v = indices[e];
         found = Intersect::template count<MODE>(indptr, indices, e, u, v, ascending, values, out);
     }
-    finish_arc<MODE>(out, e < m ? e : 0, u, v, found);
+    finish_arc<MODE>(out, e < end ? e : 0, u, v, found);
 }
 
 #define ARC_ENTRY(name, MODE, Intersect)                                                     \
     extern "C" __global__ void name(const long long* indptr, const VID* indices,            \
-                                    const VID* rows, long long m, int ascending,            \
-                                    const WEIGHT* values, void* out) {                      \
-        count_arc<MODE, Intersect>(indptr, indices, rows, m, ascending, values, out);       \
+                                    const VID* rows, long long first, long long end,        \
+                                    int ascending, const WEIGHT* values, void* out) {       \
+        count_arc<MODE, Intersect>(indptr, indices, rows, first, end, ascending, values,    \
+                                   out);                                                     \
     }
 
 // The four entry points <prefix>_total, _per_node, _per_edge and _weighted of a

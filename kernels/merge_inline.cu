@@ -28,16 +28,18 @@ extern "C" __global__ void merge_inline_layout(const long long* __restrict__ ind
     if (i < n) layout[indptr[i] + i] = (int)(indptr[i + 1] - indptr[i]);
 }
 
-// The total: a thread takes arcs e, e + stride, ... With every arc going to a
+// The total: a thread takes arcs e, e + stride, ... of first_arc <= e < end_arc (all, or
+// a share's: nx_tricount/algorithms/shares.py). With every arc going to a
 // higher id (ascending = 1), the common out-neighbours lie after v in N+(u), and
 // u's last arc has none: its target's list is not read.
 extern "C" __global__ void merge_inline_total(const int* __restrict__ layout,
                                               const long long* __restrict__ indptr,
-                                              const VID* __restrict__ rows, long long m,
-                                              int ascending, const WEIGHT* values, void* out) {
+                                              const VID* __restrict__ rows, long long first_arc,
+                                              long long end_arc, int ascending,
+                                              const WEIGHT* values, void* out) {
     u64 found = 0;
     long long stride = (long long)gridDim.x * blockDim.x;
-    for (long long e = global_thread(); e < m; e += stride) {
+    for (long long e = first_arc + global_thread(); e < end_arc; e += stride) {
         VID u = rows[e];
         int head = (int)(indptr[u] + u);
         int end = head + 1 + layout[head];

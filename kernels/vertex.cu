@@ -1,16 +1,16 @@
 // Vertex-parallel binary-search baseline (wetric-wedge-parallel.md §6.2): one
-// thread per vertex u walks its out-arcs e = u -> v and intersects each by binary
-// search (search_arc in common.cu).
+// thread per vertex u (first <= u < end: all, or a share's base vertices) walks its
+// out-arcs e = u -> v and intersects each by binary search (search_arc in common.cu).
 #include "common.cu"
 
 template <int MODE>
 __device__ __forceinline__ void vertex_arcs(const long long* __restrict__ indptr,
-                                            const VID* __restrict__ indices, long long n,
-                                            int id_oriented, const WEIGHT* __restrict__ values,
-                                            void* out) {
-    long long u = global_thread();
+                                            const VID* __restrict__ indices,
+                                            long long first, long long end, int id_oriented,
+                                            const WEIGHT* __restrict__ values, void* out) {
+    long long u = first + global_thread();
     u64 at_u = 0;
-    if (u < n) {
+    if (u < end) {
         for (long long e = indptr[u]; e < indptr[u + 1]; ++e) {
             VID v = indices[e];
             unsigned found =
@@ -27,9 +27,10 @@ __device__ __forceinline__ void vertex_arcs(const long long* __restrict__ indptr
 }
 
 #define VERTEX_ENTRY(name, MODE)                                                             \
-    extern "C" __global__ void name(const long long* indptr, const VID* indices, long long n, \
-                                    int id_oriented, const WEIGHT* values, void* out) {      \
-        vertex_arcs<MODE>(indptr, indices, n, id_oriented, values, out);                     \
+    extern "C" __global__ void name(const long long* indptr, const VID* indices,            \
+                                    long long first, long long end, int id_oriented,        \
+                                    const WEIGHT* values, void* out) {                      \
+        vertex_arcs<MODE>(indptr, indices, first, end, id_oriented, values, out);           \
     }
 
 VERTEX_ENTRY(vertex_total, MODE_TOTAL)

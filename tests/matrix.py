@@ -7,7 +7,9 @@ direct API, with frames out), on a small seeded graph, with NetworkX's own
 result and the comparison it is held to. A *spread* is a setting of
 ``nx.config.backends.tricount`` that changes where and in how many parts the
 count runs: whole, ``partitions`` 2 and 3, a ``memory_limit`` that forces the
-graph into parts, ``devices`` with a repeated id, and ``distributed="dask"``.
+graph into parts, the replicated regime (shares of the whole graph: one after
+another on the CPU, two workers of one GPU on the GPU), ``devices`` with a
+repeated id in the partitioned regime, and ``distributed="dask"`` in either regime.
 :func:`assert_spread` reads the plan, so that a setting that stops producing its
 spread fails the test instead of testing the whole count again.
 """
@@ -43,7 +45,16 @@ __all__ = [
 ]
 
 #: Settings of ``nx.config.backends.tricount`` by spread (see :func:`spread_settings`).
-SPREADS = ("whole", "partitions=2", "partitions=3", "memory_limit", "devices", "dask")
+SPREADS = (
+    "whole",
+    "partitions=2",
+    "partitions=3",
+    "memory_limit",
+    "replicated",
+    "devices",
+    "dask",
+    "dask partitioned",
+)
 
 WEIGHT = "weight"
 
@@ -82,10 +93,14 @@ def spread_settings(spread, G, device):
         # One byte below the whole count's estimate: the smallest push into parts.
         T = G if isinstance(G, nx_tricount.TriGraph) else nx_tricount.from_networkx(G)
         return {"memory_limit": whole_bytes(int(T.src.size)) - 1}
+    if spread == "replicated":
+        return {"regime": "replicated", "devices": [_current_gpu(device)] * 2 if device == "gpu" else "auto"}
     if spread == "devices":
-        return {"devices": [_current_gpu(device)] * 2}
+        return {"devices": [_current_gpu(device)] * 2, "regime": "partitioned"}
     if spread == "dask":
-        return {"distributed": "dask"}
+        return {"distributed": "dask"}  # a graph that fits: replicated on the workers
+    if spread == "dask partitioned":
+        return {"distributed": "dask", "regime": "partitioned"}
     raise AssertionError(spread)
 
 
@@ -108,6 +123,12 @@ def assert_spread(spread, G, device):
     elif spread == "memory_limit":
         assert s.parts > 1 and s.prepared_in_parts, plan
         assert s.preparation_device == "cpu", plan  # host memory, on either device
+    elif spread == "replicated":
+        assert s.regime == "replicated" and s.parts == 1 and s.shares >= 2, plan
+        if device == "gpu":
+            assert s.devices == (_current_gpu(device),) * 2 and s.executor == "gpus", plan
+        else:
+            assert s.executor == "serial", plan
     elif spread == "devices" and device == "gpu":
         assert s.devices == (_current_gpu(device),) * 2 and s.parts > 1, plan
     elif spread == "devices":
@@ -115,6 +136,8 @@ def assert_spread(spread, G, device):
         assert s.devices == () and s.parts == 1, plan
         assert "GPU ids, not used by the CPU engine" in str(plan), plan
     elif spread == "dask":
+        assert s.distributed == "dask" and s.regime == "replicated", plan
+    elif spread == "dask partitioned":
         assert s.distributed == "dask" and s.parts > 1, plan
     else:
         raise AssertionError(spread)

@@ -1,7 +1,8 @@
 """Every public function of the triangle family under every spread of a count,
 on the CPU engine: whole, ``partitions`` 2 and 3, a ``memory_limit`` that puts
-the graph into parts from host memory, ``devices`` (GPU ids: the CPU engine
-counts whole and its plan says so) and ``distributed="dask"``; each result
+the graph into parts from host memory, the replicated regime's shares,
+``devices`` (GPU ids: the CPU engine counts whole and its plan says so) and
+``distributed="dask"`` in either regime; each result
 NetworkX's (tests/matrix.py defines the matrix; tests/test_gpu_matrix.py runs it
 on the GPU)."""
 
@@ -14,7 +15,7 @@ from matrix import CASES, SPREADS, check, dask_client, graph, local_cluster, no_
 @pytest.mark.parametrize("name", list(CASES))
 @pytest.mark.parametrize("spread", SPREADS)
 def test_every_function_under_every_spread(spread, name, request):
-    if spread == "dask":
+    if spread.startswith("dask"):
         request.getfixturevalue("dask_client")
     check(name, spread, "cpu")
 

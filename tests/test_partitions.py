@@ -468,6 +468,7 @@ def _settings(**overrides):
         partitions=None,
         partitioning="hashed",
         memory_limit=None,
+        regime="auto",
         devices="auto",
         distributed=None,
         progress=None,

@@ -14,7 +14,7 @@ import importlib
 from ..metadata.catalog import ALGORITHMS
 from .counts import MODES, Counts, round_pairs
 
-__all__ = ["count", "Counts", "MODES"]
+__all__ = ["count", "count_raw", "as_counts", "Counts", "MODES"]
 
 
 @functools.cache
@@ -26,7 +26,7 @@ def _implementation(algorithm):
     return importlib.import_module(f"{__name__}.{algorithm}")
 
 
-def count(prepared, algorithm, mode, device="cpu", parameters=None):
+def count(prepared, algorithm, mode, device="cpu", parameters=None, vertices=None):
     """Count triangles of ``prepared`` with ``algorithm`` in ``mode``.
 
     Parameters
@@ -39,6 +39,9 @@ def count(prepared, algorithm, mode, device="cpu", parameters=None):
         Resolved device; ``prepared`` must live there.
     parameters : dict, optional
         Keywords of the algorithm's ``count_gpu`` (kernel parameters); GPU only.
+    vertices : (int, int), optional
+        Count only the triangles of these base vertices, a share ``(first, end)``
+        of CSR ids (:mod:`.shares`); all when None.
 
     Returns
     -------
@@ -46,13 +49,24 @@ def count(prepared, algorithm, mode, device="cpu", parameters=None):
         Per node in original vertex ids; per edge aligned with the arcs of
         ``prepared`` in CSR order (``edge_src``, ``edge_dst`` in original ids).
     """
+    raw = count_raw(prepared, algorithm, mode, device, parameters, vertices)
+    return as_counts(prepared, algorithm, mode, device, raw)
+
+
+def count_raw(prepared, algorithm, mode, device="cpu", parameters=None, vertices=None):
+    """The count of :func:`count` as the algorithm returns it, in CSR ids: an
+    int (total), an array per vertex or per arc, or a weighted count's ``(2, n)``
+    compensated pairs. Shares of one count add up with :func:`.shares.add_raw`."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; accepted: {', '.join(MODES)}")
     module = _implementation(algorithm)
     if device == "gpu":
-        raw = module.count_gpu(prepared, mode, **(parameters or {}))
-    else:
-        raw = module.count_cpu(prepared, mode)
+        return module.count_gpu(prepared, mode, vertices=vertices, **(parameters or {}))
+    return module.count_cpu(prepared, mode, vertices=vertices)
+
+
+def as_counts(prepared, algorithm, mode, device, raw):
+    """:class:`Counts` in original vertex ids of a raw count (:func:`count_raw`)."""
     result = Counts(mode=mode, algorithm=algorithm, device=device)
     if mode == "total":
         result.total = int(raw)

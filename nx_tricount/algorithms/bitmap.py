@@ -13,14 +13,14 @@ from . import per_arc
 __all__ = ["count_cpu", "count_gpu"]
 
 
-def count_cpu(prepared, mode):
+def count_cpu(prepared, mode, vertices=None):
     """Count on the CPU, one task per arc (``per_arc.count_arcs``); returns an int
     (total) or an array in CSR ids: int64 counts, or per-vertex sums of triangle
     arc-value products when ``prepared.values`` is set and ``mode`` is "per_node"."""
-    return per_arc.count_arcs(per_arc.BITMAP, prepared, mode)
+    return per_arc.count_arcs(per_arc.BITMAP, prepared, mode, vertices)
 
 
-def count_gpu(prepared, mode):
+def count_gpu(prepared, mode, vertices=None):
     """Count on the GPU (``kernels/bitmap.cu``): one thread per arc.
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
@@ -29,4 +29,6 @@ def count_gpu(prepared, mode):
 
     p = prepared
     ascending = np.int32(p.ascending)
-    return gpu_count.count(p, mode, "bitmap", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), ascending))
+    first, end = gpu_count.arc_range(p, vertices)
+    args = (p.indptr, p.indices, p.rows, np.int64(first), np.int64(end), ascending)
+    return gpu_count.count(p, mode, "bitmap", end - first, args)

@@ -11,13 +11,13 @@ from . import per_arc
 __all__ = ["count_cpu", "count_gpu"]
 
 
-def count_cpu(prepared, mode):
+def count_cpu(prepared, mode, vertices=None):
     """Count on the CPU, one task per arc (``per_arc.count_arcs``); returns an int
     (total) or an array in CSR ids."""
-    return per_arc.count_arcs(per_arc.SEARCH, prepared, mode)
+    return per_arc.count_arcs(per_arc.SEARCH, prepared, mode, vertices)
 
 
-def count_gpu(prepared, mode):
+def count_gpu(prepared, mode, vertices=None):
     """Count on the GPU (``kernels/edge.cu``): one thread per arc.
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
@@ -26,4 +26,6 @@ def count_gpu(prepared, mode):
 
     p = prepared
     id_oriented = np.int32(p.ascending)
-    return gpu_count.count(p, mode, "edge", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), id_oriented))
+    first, end = gpu_count.arc_range(p, vertices)
+    args = (p.indptr, p.indices, p.rows, np.int64(first), np.int64(end), id_oriented)
+    return gpu_count.count(p, mode, "edge", end - first, args)

@@ -12,7 +12,17 @@ import numpy as np
 
 from ..gpu import runtime
 
-__all__ = ["count", "output", "is_weighted", "output_bytes", "kernel_values", "finish"]
+__all__ = ["count", "output", "is_weighted", "output_bytes", "kernel_values", "finish", "arc_range"]
+
+
+def arc_range(prepared, vertices):
+    """``(first, end)``: the CSR positions of the arcs of the base vertices
+    ``vertices`` (a share's range, :mod:`.shares`), or of every arc."""
+    if vertices is None:
+        return 0, prepared.m
+    ends = prepared.indptr[[vertices[0], vertices[1]]]
+    first, end = (int(x) for x in ends.get())
+    return first, end
 
 
 def output(prepared, mode):

@@ -66,20 +66,20 @@ MIN_BUCKETS, MAX_BUCKETS = 64, 1024
 
 
 @njit(parallel=True, cache=True)
-def _count(indptr, indices, slots, buffers, values, weighted, mode, out):
-    """Credit every triangle once, into this thread's row of ``out`` (see
-    ``accumulate.accumulate_per_thread``): ``mode`` TOTAL adds the count into
-    ``out[thread, 0]``; PER_NODE and PER_EDGE credit vertices or arcs; ``weighted``
-    (PER_NODE) adds the product of the three arc values instead of 1.
+def _count(indptr, indices, slots, buffers, first_task, end_task, values, weighted, mode, out):
+    """Credit every triangle of the tasks ``first_task <= u < end_task`` once, into this
+    thread's row of ``out`` (see ``accumulate.accumulate_per_thread``): ``mode``
+    TOTAL adds the count into ``out[thread, 0]``; PER_NODE and PER_EDGE credit
+    vertices or arcs; ``weighted`` (PER_NODE) adds the product of the three arc
+    values instead of 1.
     """
-    n = indptr.size - 1
-    chunks = (n + CHUNK - 1) // CHUNK
+    chunks = (end_task - first_task + CHUNK - 1) // CHUNK
     for chunk in prange(chunks):
         thread = numba.get_thread_id()
         slot = slots[thread]
         row = out[thread]
         closing = buffers[thread]
-        for u in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+        for u in range(first_task + chunk * CHUNK, min(end_task, first_task + (chunk + 1) * CHUNK)):
             start, end = indptr[u], indptr[u + 1]
             if end - start < 2:
                 continue
@@ -127,7 +127,7 @@ def _count(indptr, indices, slots, buffers, values, weighted, mode, out):
                 row[0] += found
 
 
-def count_cpu(prepared, mode):
+def count_cpu(prepared, mode, vertices=None):
     """Count on the CPU; returns an int (total) or an array in CSR ids.
 
     Parameters
@@ -136,6 +136,9 @@ def count_cpu(prepared, mode):
         Oriented CSR (host arrays); on the arcs of a directed graph (orientation
         ``"arcs"``) the total counts transitive triples.
     mode : {"total", "per_node", "per_edge"}
+    vertices : (int, int), optional
+        Only the tasks of these vertices, a share ``(first, end)`` of CSR ids
+        (:mod:`.shares`); all when None.
     """
     p = prepared
     threads = numba.get_num_threads()
@@ -144,7 +147,8 @@ def count_cpu(prepared, mode):
     slots = np.full((threads, p.n), -1, dtype=position)
     max_out_degree = int(np.diff(p.indptr).max()) if p.m else 0
     buffers = np.empty((threads, max_out_degree), dtype=position)
-    return accumulate_per_thread(_count, (p.indptr, p.indices, slots, buffers), p, mode)
+    first, end = (0, p.n) if vertices is None else vertices
+    return accumulate_per_thread(_count, (p.indptr, p.indices, slots, buffers, first, end), p, mode)
 
 
 def _task_lists(prepared, block_degree):
@@ -164,6 +168,14 @@ def _task_lists(prepared, block_degree):
         entries = int(out_degree[p.indices].sum()) if p.m else 0
         p.derived[key] = (large, small.astype(p.indices.dtype), largest, entries)
     return p.derived[key]
+
+
+def _within(tasks, vertices):
+    """The slice of the ascending vertex list ``tasks`` inside the range ``vertices``."""
+    import cupy
+
+    bounds = cupy.searchsorted(tasks, cupy.asarray(vertices, dtype=tasks.dtype)).get()
+    return tasks[int(bounds[0]) : int(bounds[1])]
 
 
 def _block_table(largest, vid_bytes, eid_bytes):
@@ -188,7 +200,7 @@ def _warp_shared_bytes(buckets, cached, vid_bytes, eid_bytes):
     return -(-(64 * eid_bytes + buckets * 4 + (32 + cached * buckets) * vid_bytes) // 8) * 8
 
 
-def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=None):
+def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=None, vertices=None):
     """Count on the GPU (``kernels/hash.cu``): TRUST's vertex-centric hashing.
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
@@ -207,6 +219,9 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     warp_buckets : int, optional
         Buckets of a warp's table, a power of two from 32 to 1024 (default
         :data:`WARP_BUCKETS`).
+    vertices : (int, int), optional
+        Only the tasks of these vertices, a share ``(first, end)`` of CSR ids
+        (:mod:`.shares`); all when None.
     """
     import cupy
 
@@ -232,6 +247,8 @@ def count_gpu(prepared, mode, *, block_degree=None, chunk=None, warp_buckets=Non
     )
     large, small, largest, entries = _task_lists(p, block_degree)
     heavy = entries >= HEAVY_TASK * max(1, large.size + small.size)
+    if vertices is not None:  # a share's tasks: a slice of each ascending list
+        large, small = (_within(tasks, vertices) for tasks in (large, small))
     buckets, block_levels, block_cached = _block_table(max(largest, block_degree), vid_bytes, eid_bytes)
     warp_levels = max(MIN_LEVELS, -(-block_degree // warp_buckets))
     warp_cached = min(WARP_CACHED_LEVELS, warp_levels)

@@ -33,14 +33,14 @@ INLINE_WAVES = 4
 INLINE_LAYOUT = "merge_inline_layout"
 
 
-def count_cpu(prepared, mode):
+def count_cpu(prepared, mode, vertices=None):
     """Count on the CPU, one task per arc (``per_arc.count_arcs``,
     ``intersections.merge_intersection``); returns an int (total) or an array in
     CSR ids."""
-    return per_arc.count_arcs(per_arc.MERGE, prepared, mode)
+    return per_arc.count_arcs(per_arc.MERGE, prepared, mode, vertices)
 
 
-def count_gpu(prepared, mode, *, total_layout="csr"):
+def count_gpu(prepared, mode, *, total_layout="csr", vertices=None):
     """Count on the GPU (``kernels/merge.cu``): one thread per arc.
 
     Parameters
@@ -52,6 +52,9 @@ def count_gpu(prepared, mode, *, total_layout="csr"):
         its inline layout (``kernels/merge_inline.cu``, :func:`inline_layout`)
         where its positions fit 32 bits (:data:`INLINE_MAX_POSITIONS`; beyond,
         the CSR). The other modes read the CSR.
+    vertices : (int, int), optional
+        Count only the triangles of the arcs of these base vertices, a share
+        ``(first, end)`` of CSR ids (:mod:`.shares`); all when None.
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
 
@@ -66,12 +69,15 @@ def count_gpu(prepared, mode, *, total_layout="csr"):
         raise ValueError(f"merge total_layout {total_layout!r}: accepted are 'csr' and 'inline'")
     p = prepared
     id_oriented = np.int32(p.ascending)
+    first, end = gpu_count.arc_range(p, vertices)
+    arcs = (np.int64(first), np.int64(end), id_oriented)
     if mode == "total" and total_layout == "inline" and p.n + p.m < INLINE_MAX_POSITIONS:
         layout, widest = inline_layout(p)
         waves = INLINE_WAVES if p.ascending and widest <= INLINE_EVEN_DEGREE else None
-        args = (layout, p.indptr, p.rows, np.int64(p.m), id_oriented)
-        return gpu_count.count(p, mode, "merge_inline", p.m, args, waves=waves)
-    return gpu_count.count(p, mode, "merge", p.m, (p.indptr, p.indices, p.rows, np.int64(p.m), id_oriented))
+        return gpu_count.count(
+            p, mode, "merge_inline", end - first, (layout, p.indptr, p.rows, *arcs), waves=waves
+        )
+    return gpu_count.count(p, mode, "merge", end - first, (p.indptr, p.indices, p.rows, *arcs))
 
 
 def inline_layout(prepared):

@@ -50,29 +50,29 @@ def _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode
 
 
 @njit(cache=True, inline="always")
-def _arc_total(kind, indptr, indices, rows, ascending):
+def _arc_total(kind, indptr, indices, rows, ascending, first, end):
     nothing = np.zeros(0, dtype=np.int64)  # no values, no row: TOTAL credits nothing
     total = 0
-    for e in prange(indices.size):
+    for e in prange(first, end):
         u, v = rows[e], indices[e]
         total += _count_arc(kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing)
     return total
 
 
 @njit(cache=True, inline="always")
-def _arc_accumulate(kind, indptr, indices, rows, ascending, values, weighted, mode, out):
+def _arc_accumulate(kind, indptr, indices, rows, ascending, first, end, values, weighted, mode, out):
     """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
-    for e in prange(indices.size):
+    for e in prange(first, end):
         row = out[numba.get_thread_id()]
         u, v = rows[e], indices[e]
         _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row)
 
 
 @njit(cache=True, inline="always")
-def _vertex_total(kind, indptr, indices, ascending):
+def _vertex_total(kind, indptr, indices, ascending, first, end):
     nothing = np.zeros(0, dtype=np.int64)
     total = 0
-    for u in prange(indptr.size - 1):
+    for u in prange(first, end):
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
             total += _count_arc(kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing)
@@ -80,9 +80,9 @@ def _vertex_total(kind, indptr, indices, ascending):
 
 
 @njit(cache=True, inline="always")
-def _vertex_accumulate(kind, indptr, indices, ascending, values, weighted, mode, out):
+def _vertex_accumulate(kind, indptr, indices, ascending, first, end, values, weighted, mode, out):
     """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
-    for u in prange(indptr.size - 1):
+    for u in prange(first, end):
         row = out[numba.get_thread_id()]
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
@@ -91,43 +91,43 @@ def _vertex_accumulate(kind, indptr, indices, ascending, values, weighted, mode,
 
 # The parallel entry points: each loop with one intersection inlined (see above).
 @njit(parallel=True, cache=True)
-def _merge_arcs_total(indptr, indices, rows, ascending):
-    return _arc_total(MERGE, indptr, indices, rows, ascending)
+def _merge_arcs_total(indptr, indices, rows, ascending, first, end):
+    return _arc_total(MERGE, indptr, indices, rows, ascending, first, end)
 
 
 @njit(parallel=True, cache=True)
-def _merge_arcs_accumulate(indptr, indices, rows, ascending, values, weighted, mode, out):
-    _arc_accumulate(MERGE, indptr, indices, rows, ascending, values, weighted, mode, out)
+def _merge_arcs_accumulate(indptr, indices, rows, ascending, first, end, values, weighted, mode, out):
+    _arc_accumulate(MERGE, indptr, indices, rows, ascending, first, end, values, weighted, mode, out)
 
 
 @njit(parallel=True, cache=True)
-def _search_arcs_total(indptr, indices, rows, ascending):
-    return _arc_total(SEARCH, indptr, indices, rows, ascending)
+def _search_arcs_total(indptr, indices, rows, ascending, first, end):
+    return _arc_total(SEARCH, indptr, indices, rows, ascending, first, end)
 
 
 @njit(parallel=True, cache=True)
-def _search_arcs_accumulate(indptr, indices, rows, ascending, values, weighted, mode, out):
-    _arc_accumulate(SEARCH, indptr, indices, rows, ascending, values, weighted, mode, out)
+def _search_arcs_accumulate(indptr, indices, rows, ascending, first, end, values, weighted, mode, out):
+    _arc_accumulate(SEARCH, indptr, indices, rows, ascending, first, end, values, weighted, mode, out)
 
 
 @njit(parallel=True, cache=True)
-def _bitmap_arcs_total(indptr, indices, rows, ascending):
-    return _arc_total(BITMAP, indptr, indices, rows, ascending)
+def _bitmap_arcs_total(indptr, indices, rows, ascending, first, end):
+    return _arc_total(BITMAP, indptr, indices, rows, ascending, first, end)
 
 
 @njit(parallel=True, cache=True)
-def _bitmap_arcs_accumulate(indptr, indices, rows, ascending, values, weighted, mode, out):
-    _arc_accumulate(BITMAP, indptr, indices, rows, ascending, values, weighted, mode, out)
+def _bitmap_arcs_accumulate(indptr, indices, rows, ascending, first, end, values, weighted, mode, out):
+    _arc_accumulate(BITMAP, indptr, indices, rows, ascending, first, end, values, weighted, mode, out)
 
 
 @njit(parallel=True, cache=True)
-def _search_vertices_total(indptr, indices, ascending):
-    return _vertex_total(SEARCH, indptr, indices, ascending)
+def _search_vertices_total(indptr, indices, ascending, first, end):
+    return _vertex_total(SEARCH, indptr, indices, ascending, first, end)
 
 
 @njit(parallel=True, cache=True)
-def _search_vertices_accumulate(indptr, indices, ascending, values, weighted, mode, out):
-    _vertex_accumulate(SEARCH, indptr, indices, ascending, values, weighted, mode, out)
+def _search_vertices_accumulate(indptr, indices, ascending, first, end, values, weighted, mode, out):
+    _vertex_accumulate(SEARCH, indptr, indices, ascending, first, end, values, weighted, mode, out)
 
 
 #: Intersection code -> (total, accumulate) entry points, one task per arc.
@@ -140,22 +140,26 @@ _ARC_ENTRIES = {
 _VERTEX_ENTRIES = {SEARCH: (_search_vertices_total, _search_vertices_accumulate)}
 
 
-def count_arcs(kind, prepared, mode):
+def count_arcs(kind, prepared, mode, vertices=None):
     """Count with intersection ``kind``, one task per arc; an int (total) or an
-    array in CSR ids (see ``accumulate.accumulate_per_thread``)."""
+    array in CSR ids (see ``accumulate.accumulate_per_thread``). ``vertices``, a
+    range ``(first, end)`` of base vertices, counts only their arcs' triangles
+    (:mod:`.shares`)."""
     p = prepared
     total, accumulate = _ARC_ENTRIES[kind]
-    arrays = (p.indptr, p.indices, p.rows, bool(p.ascending))
+    first, end = (0, p.m) if vertices is None else (int(p.indptr[vertices[0]]), int(p.indptr[vertices[1]]))
+    arrays = (p.indptr, p.indices, p.rows, bool(p.ascending), first, end)
     if mode == "total":
         return int(total(*arrays))
     return accumulate_per_thread(accumulate, arrays, p, mode)
 
 
-def count_vertices(kind, prepared, mode):
+def count_vertices(kind, prepared, mode, vertices=None):
     """Count with intersection ``kind``, one task per vertex; as :func:`count_arcs`."""
     p = prepared
     total, accumulate = _VERTEX_ENTRIES[kind]
-    arrays = (p.indptr, p.indices, bool(p.ascending))
+    first, end = (0, p.n) if vertices is None else (int(vertices[0]), int(vertices[1]))
+    arrays = (p.indptr, p.indices, bool(p.ascending), first, end)
     if mode == "total":
         return int(total(*arrays))
     return accumulate_per_thread(accumulate, arrays, p, mode)

@@ -11,13 +11,13 @@ from . import per_arc
 __all__ = ["count_cpu", "count_gpu"]
 
 
-def count_cpu(prepared, mode):
+def count_cpu(prepared, mode, vertices=None):
     """Count on the CPU, one task per vertex (``per_arc.count_vertices``); returns
     an int (total) or an array in CSR ids."""
-    return per_arc.count_vertices(per_arc.SEARCH, prepared, mode)
+    return per_arc.count_vertices(per_arc.SEARCH, prepared, mode, vertices)
 
 
-def count_gpu(prepared, mode):
+def count_gpu(prepared, mode, vertices=None):
     """Count on the GPU (``kernels/vertex.cu``): one thread per vertex.
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
@@ -26,4 +26,6 @@ def count_gpu(prepared, mode):
 
     p = prepared
     id_oriented = np.int32(p.ascending)
-    return gpu_count.count(p, mode, "vertex", p.n, (p.indptr, p.indices, np.int64(p.n), id_oriented))
+    first, end = (0, p.n) if vertices is None else vertices
+    args = (p.indptr, p.indices, np.int64(first), np.int64(end), id_oriented)
+    return gpu_count.count(p, mode, "vertex", end - first, args)

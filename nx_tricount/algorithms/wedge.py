@@ -33,6 +33,7 @@ __all__ = [
     "count_cpu",
     "count_gpu",
     "wedge_prefix",
+    "share_prefix",
     "cross_splits",
     "wedge_pair",
     "SPREAD",
@@ -251,15 +252,27 @@ def _prefix(prepared):
     return derived["wedge_prefix"], derived["wedge_splits"]
 
 
-def count_cpu(prepared, mode):
+def share_prefix(prefix, vertices):
+    """The wedge prefix sums of the base vertices ``vertices`` alone (a share
+    ``(first, end)``, :mod:`.shares`): ``prefix`` held flat before ``first`` and
+    from ``end`` on, from 0. The wedge kernels, unchanged, then number only the
+    share's wedges; NumPy or CuPy (no transfer)."""
+    first, end = vertices
+    return prefix.clip(prefix[first], prefix[end]) - prefix[first]
+
+
+def count_cpu(prepared, mode, vertices=None):
     """Count on the CPU; returns an int (total) or an array in CSR ids.
 
     On the arcs of a directed graph (orientation ``"arcs"``) the total is the
     number of transitive triples ``v->w, v->u`` closed by ``w->u`` or ``u->w``,
-    each closing arc counted.
+    each closing arc counted. ``vertices``, a range ``(first, end)`` of base
+    vertices, counts only their wedges (:mod:`.shares`).
     """
     p = prepared
     prefix, splits = _prefix(p)
+    if vertices is not None:
+        prefix = share_prefix(prefix, vertices)
     both = not p.ascending
     if mode == "total":
         return int(_total(p.indptr, p.indices, prefix, splits, CPU_SPREAD, both))
@@ -267,7 +280,14 @@ def count_cpu(prepared, mode):
     return accumulate_per_thread(_accumulate, arrays, p, mode)
 
 
-def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, threads=None):
+def _gpu_share(prefix, vertices):
+    """``(prefix, wedges)`` of a share on the GPU (:func:`share_prefix`), its wedges
+    read in one transfer."""
+    shared = share_prefix(prefix, vertices)
+    return shared, int(shared[-1].get())
+
+
+def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, threads=None, vertices=None):
     """Count on the GPU (``kernels/wedge.cu``): one thread per ``spread`` wedges.
 
     Same contract as :func:`count_cpu`, with CuPy arrays in and out.
@@ -293,6 +313,10 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         node :data:`HUB_NODE_WORDS`; 0 disables it).
     threads : int, optional
         Threads per block, a multiple of 32 up to 256 (default :data:`THREADS`).
+    vertices : (int, int), optional
+        Count only the wedges of these base vertices, a share ``(first, end)`` of
+        CSR ids (:mod:`.shares`); all when None. The hub block takes the share's
+        hubs alone: outside it both prefix sums are flat.
     """
     import cupy
 
@@ -342,8 +366,12 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     vid = p.indices.dtype
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
     prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
+    if vertices is not None:
+        prefix, wedges = _gpu_share(prefix, vertices)
     if hub and layout.rows:
         hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, arc_credit, kernel_types)
+        if vertices is not None:
+            hub_prefix, hub_wedges = _gpu_share(hub_prefix, vertices)
         # Taking few wedges off, the hub block costs more than it saves: its launch
         # spans every bitmap row (docs/algorithms.md, 'wedge: the hub block').
         hub = hub_wedges <= (1 - HUB_MIN_SHARE) * wedges

@@ -6,7 +6,7 @@ edges counted without gathering its edges on one worker (``docs/algorithms.md``,
 Both run their tasks one way. The parts lie on the workers: a partition in
 host memory is scattered to every worker, a frame's parts are prepared there.
 One Dask task per count task reads its three parts and counts them
-(:func:`_task_counts`); :func:`_finished` computes the tasks in one graph on the
+(:func:`_task_counts`); :func:`finished` computes the tasks in one graph on the
 client's workers, each tried again up to :data:`RETRIES` times, and takes their
 results as they finish (the executor's tasks, and a frame's transitivity with
 its triads). A frame's per-node counts stay a lazy Dask DataFrame made of the
@@ -48,7 +48,7 @@ from ..preprocess.partition import Partition, VertexClasses, task_part_keys
 from ..preprocess.streamed import bucket_of, distinct_edge_keys, key_degrees, oriented_parts
 from .tasks import count_task, on_host, task_arguments
 
-__all__ = ["results", "dask_triangles", "dask_transitivity"]
+__all__ = ["results", "finished", "dask_triangles", "dask_transitivity"]
 
 #: Times a task that raised is tried again (on any worker) before its error is
 #: the call's: a worker's GPU may lack memory for a moment beside other work.
@@ -66,7 +66,7 @@ def results(plan, partition, tasks, mode):
     keys = sorted({key for task in tasks for key in task_part_keys(task.i, task.j, task.k)})
     scattered = client.scatter([partition.parts[key] for key in keys], broadcast=True, hash=False)
     counts = _task_counts(partition, dict(zip(keys, scattered)), tasks, task_arguments(plan, mode))
-    for _, result in _finished(counts, client):
+    for _, result in finished(counts, client):
         yield result
 
 
@@ -139,7 +139,7 @@ def dask_transitivity(edges, source="source", target="target", *, partitions=2, 
         parts, degree = _prepare(edges, source, target, n, p)
         counts = _task_counts(_frame_partition(n, p), parts, _frame_tasks(p), (algorithm, "total", "cpu", {}))
         # The triads in the same graph as the tasks: the frame is shuffled once.
-        found = dict(_finished([dask.delayed(_pair_sum)(degree), *counts], _current_client()))
+        found = dict(finished([dask.delayed(_pair_sum)(degree), *counts], _current_client()))
         triads = found.pop(0)
         triangles = sum(task_counts.total for _, task_counts in found.values())
         return 0 if triangles == 0 else 6 * triangles / triads
@@ -172,7 +172,7 @@ def _count_on_worker(partition, task, ij, ik, jk, algorithm, mode, device, param
     return on_host(*count_task(replace(partition, parts=parts), task, algorithm, mode, device, parameters))
 
 
-def _finished(collections, client):
+def finished(collections, client):
     """``(position, result)`` of each of ``collections`` (Dask delayed objects)
     as it finishes, all computed as one graph (the steps they share run once):
     on ``client``'s workers, each task tried up to ``1 + RETRIES`` times; with no

@@ -1,8 +1,9 @@
-"""Running a plan: the whole graph as one count, or the tasks of its 2D
-partition (:mod:`nx_tricount.preprocess.partition`), run by an executor
+"""Running a plan: the whole graph as one count, its shares on workers that
+each hold the whole graph (:mod:`.replicas`), or the tasks of its 2D partition
+(:mod:`nx_tricount.preprocess.partition`), run by an executor
 (:mod:`nx_tricount.execution.executors`) and their results combined, as the
-plan's spread says (``Plan.spread.executor``, ``parts_on_host``): nothing is
-chosen here.
+plan's spread says (``Plan.spread.regime``, ``executor``, ``parts_on_host``):
+nothing is chosen here.
 
 Each task counts its own triangles once, so combining is a sum: totals as
 Python ints, per-node counts block by block (a task's sources, middles and sinks
@@ -23,6 +24,7 @@ from ..planning.spread import largest_task_bytes
 from ..preprocess.ops import ops_for
 from ..preprocess.partition import counted_tasks, split
 from ..preprocess.streamed import PartitionedGraph
+from . import replicas
 from .executors import results
 
 __all__ = ["run"]
@@ -40,8 +42,8 @@ def run(plan, prepared, mode):
         made with its orientation and ordering, on its preparation device.
     prepared : Prepared or PartitionedGraph
         A whole CSR, or a graph prepared straight into its partition (a plan
-        whose spread is ``streamed``); a whole CSR is split into the plan's
-        parts unless the plan counts it whole.
+        whose spread is ``streamed``); a whole CSR is counted whole, in shares
+        (a replicated spread), or split into the plan's parts.
     mode : {"total", "per_node", "per_edge"}
 
     Returns
@@ -52,6 +54,8 @@ def run(plan, prepared, mode):
     spread = plan.spread
     if spread.executor == "whole":
         return count(prepared, plan.algorithm, mode, plan.device, dict(plan.parameters))
+    if spread.regime == "replicated":
+        return replicas.run(plan, prepared, mode)
     if isinstance(prepared, PartitionedGraph):
         partition = prepared.partition
     else:

@@ -21,6 +21,7 @@ __all__ = [
     "DEVICES",
     "SCALE_OUT",
     "PARTITIONINGS",
+    "REGIMES",
     "MAX_PARTITIONS",
     "FUNCTIONS",
     "kernel_parameters",
@@ -160,6 +161,11 @@ DEVICES = {
 #: How a 2D partition puts vertices in classes (``preprocess/partition.py``).
 PARTITIONINGS = ("hashed", "range")
 
+#: How several workers share one count (TRUST §5): ``auto`` as the plan decides,
+#: ``replicated`` (§5.1, the whole graph on every worker, the work split) or
+#: ``partitioned`` (§5.2, the 2D partition's tasks).
+REGIMES = ("auto", "replicated", "partitioned")
+
 #: Most parts per side a ``partitions`` setting may ask for. p parts per side make
 #: p³ count tasks (256: 16.8 million); by ``scale_out.task_bytes`` the tasks of a
 #: graph of 10¹² edge rows fit 80 GB from p = 139.
@@ -184,6 +190,13 @@ SCALE_OUT = {
         "('4096') or of a number and a unit, kB, MB, GB, TB or KiB, MiB, GiB, TiB, such as "
         "'20GB' or '1.5GiB' (rounded down to whole bytes, at least 1); None: the free GPU "
         "memory (not read for a count of at most 16 MiB; no limit on the CPU)",
+    ),
+    "regime": (
+        "auto",
+        "how several GPUs or Dask workers share a count: 'replicated' (TRUST §5.1: the whole "
+        "prepared graph on each, the work cut by cost), 'partitioned' (§5.2: the 2D "
+        "partition's tasks), or 'auto' (replicated when the graph fits one GPU and a second "
+        "one pays, else partitioned)",
     ),
     "devices": (
         "auto",

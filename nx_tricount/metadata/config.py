@@ -22,6 +22,7 @@ from .catalog import (
     ORDERINGS,
     ORIENTATIONS,
     PARTITIONINGS,
+    REGIMES,
     SCALE_OUT,
     kernel_parameters,
 )
@@ -153,6 +154,14 @@ def _check_partitioning(value):
     )
 
 
+def _check_regime(value):
+    if isinstance(value, str) and value in REGIMES:
+        return value
+    raise ValueError(
+        f"Invalid tricount regime {value!r}; accepted values are " + ", ".join(repr(v) for v in REGIMES)
+    )
+
+
 def _check_memory_limit(value):
     size = memory_bytes(value)
     return value if isinstance(value, str) else size
@@ -187,6 +196,7 @@ _SCALE_OUT_CHECKS = {
     "partitions": _check_partitions,
     "partitioning": _check_partitioning,
     "memory_limit": _check_memory_limit,
+    "regime": _check_regime,
     "devices": _check_devices,
     "distributed": _check_distributed,
     "progress": _check_progress,
@@ -272,6 +282,7 @@ TricountConfig = type(
             "partitions": int | None,
             "partitioning": str,
             "memory_limit": int | str | None,
+            "regime": str,
             "devices": str | list,
             "distributed": str | None,
             "progress": bool | None,

@@ -139,6 +139,8 @@ class Plan:
         spread = self.spread
         if spread.parts > 1:
             text += f" partitions={spread.parts} partitioning={spread.scheme} tasks={spread.parts**3}"
+        if spread.regime == "replicated":
+            text += f" regime=replicated shares={spread.shares}"
         if len(spread.devices) > 1:
             text += f" devices={list(spread.devices)}"
         if spread.distributed:
@@ -173,6 +175,7 @@ def make_plan(
     partitions=_CONFIGURED,
     partitioning=_CONFIGURED,
     memory_limit=_CONFIGURED,
+    regime=_CONFIGURED,
     devices=_CONFIGURED,
     distributed=_CONFIGURED,
     progress=_CONFIGURED,
@@ -194,7 +197,7 @@ def make_plan(
         whose arc pairs carry values).
     total : bool, optional
         The count is one total (transitivity).
-    partitions, partitioning, memory_limit, devices, distributed, progress : optional
+    partitions, partitioning, memory_limit, regime, devices, distributed, progress : optional
         Per-call overrides of the scale-out settings (:mod:`nx_tricount.planning.spread`).
 
     Returns
@@ -282,6 +285,7 @@ def make_plan(
         partitions=partitions,
         partitioning=partitioning,
         memory_limit=memory_limit,
+        regime=regime,
         devices=devices,
         distributed=distributed,
         progress=progress,
@@ -300,6 +304,7 @@ def plan_for(
     partitions=_CONFIGURED,
     partitioning=_CONFIGURED,
     memory_limit=_CONFIGURED,
+    regime=_CONFIGURED,
     devices=_CONFIGURED,
     distributed=_CONFIGURED,
     progress=_CONFIGURED,
@@ -325,6 +330,7 @@ def plan_for(
         partitions=partitions,
         partitioning=partitioning,
         memory_limit=memory_limit,
+        regime=regime,
         devices=devices,
         distributed=distributed,
         progress=progress,

@@ -25,6 +25,9 @@ __all__ = [
     "EXECUTORS",
     "Spread",
     "UNREAD_LIMIT_BYTES",
+    "WORK_SPLITS",
+    "REPLICA_MIN_ROWS",
+    "SHARES_PER_WORKER",
     "decide",
     "streaming",
     "whole_bytes",
@@ -49,10 +52,26 @@ TASK_BYTES_PER_ARC = 96
 TASK_BYTES_PER_VERTEX = 48
 
 #: How a count runs (``Spread.executor``): ``whole``, one count of the whole graph
-#: on the count's device; ``serial``, the tasks of its partition one after another
+#: on the count's device; ``serial``, its tasks or shares one after another
 #: there; ``gpus``, a thread per GPU of ``devices``; ``dask``, the Dask client's
 #: workers.
 EXECUTORS = ("whole", "serial", "gpus", "dask")
+
+#: How the work is split (``Spread.regime``): ``whole``, not at all; ``replicated``
+#: (TRUST §5.1), the whole prepared graph on every worker and its base vertices cut
+#: into shares of about equal cost (:mod:`nx_tricount.algorithms.shares`);
+#: ``partitioned`` (§5.2), the ``p³`` tasks of a 2D partition.
+WORK_SPLITS = ("whole", "replicated", "partitioned")
+
+#: With ``regime="auto"``, several GPUs count a graph that fits one only from this
+#: many edge rows (R-MAT 24): two H200s took 1.45x less time there, the same as
+#: one on R-MAT 22, where the shares' launches and the copy cost what the second
+#: GPU saves (docs/benchmarks.md, "Several GPUs").
+REPLICA_MIN_ROWS = 1 << 28
+
+#: Shares per worker of a replicated count: workers take them in turn, costliest
+#: first, so that a share whose cost was misjudged leaves little imbalance.
+SHARES_PER_WORKER = 8
 
 
 @dataclass(frozen=True)
@@ -93,6 +112,11 @@ class Spread:
         an unweighted count whose preprocessing needs only the degrees, of a
         graph prepared in parts (:func:`streaming`). What reads the whole CSR
         (per-edge counts, listing, peeling) prepares it whole in host memory.
+    regime : str
+        How the work is split, one of :data:`WORK_SPLITS` (unset: ``whole``
+        for the executor ``whole``, else ``partitioned``).
+    shares : int
+        Shares of a replicated count (1 otherwise).
     """
 
     parts: int = 1
@@ -107,10 +131,22 @@ class Spread:
     executor: str = "whole"
     parts_on_host: bool = False
     streamed: bool = False
+    regime: str | None = None
+    shares: int = 1
 
     def __post_init__(self):
+        if self.regime is None:
+            object.__setattr__(self, "regime", "whole" if self.executor == "whole" else "partitioned")
         if self.executor not in EXECUTORS:
             raise ValueError(f"executor {self.executor!r}: accepted are {', '.join(EXECUTORS)}")
+        if self.regime not in WORK_SPLITS:
+            raise ValueError(f"regime {self.regime!r}: accepted are {', '.join(WORK_SPLITS)}")
+        if (self.executor == "whole") != (self.regime == "whole"):
+            raise ValueError(
+                f"executor {self.executor!r} with regime {self.regime!r}: only 'whole' runs whole"
+            )
+        if self.regime == "replicated" and (self.parts > 1 or self.shares < 1):
+            raise ValueError("a replicated count has one part and at least one share")
         if self.executor == "whole" and self.parts > 1:
             raise ValueError(
                 f"a spread of {self.parts} parts per side runs its tasks: executor 'serial', "
@@ -166,8 +202,9 @@ def decide(rows, n, device, settings, free_memory=None):
     device : {"cpu", "gpu"}
         Resolved device of the count.
     settings : mapping
-        ``partitions``, ``partitioning``, ``memory_limit``, ``devices``,
-        ``distributed``, ``progress`` (validated by :mod:`nx_tricount.metadata.config`).
+        ``partitions``, ``partitioning``, ``memory_limit``, ``regime``,
+        ``devices``, ``distributed``, ``progress`` (validated by
+        :mod:`nx_tricount.metadata.config`).
     free_memory : callable, optional
         Free bytes of the current GPU (read only on the GPU without a limit, for
         counts of more than :data:`UNREAD_LIMIT_BYTES`).
@@ -184,31 +221,38 @@ def decide(rows, n, device, settings, free_memory=None):
     if device == "cpu" and settings["devices"] != "auto":
         reasons.append(f"devices {settings['devices']!r}: GPU ids, not used by the CPU engine")
     distributed = settings["distributed"]
-    workers = max(len(devices), 1) if distributed is None else _dask_workers()
     fits = limit is None or whole_bytes(rows) <= limit
+    regime = _regime(rows, fits, limit, settings, devices, reasons)
+    if regime == "whole" and len(devices) > 1:
+        devices = devices[:1]
+    workers = max(len(devices), 1) if distributed is None else _dask_workers()
+    if regime == "replicated":
+        shares = SHARES_PER_WORKER * workers
+        reasons.append(
+            f"regime replicated: the whole prepared graph on each of {workers} worker(s), its "
+            f"base vertices cut into {shares} shares of about equal cost (TRUST §5.1)"
+        )
+        executor = "dask" if distributed is not None else "gpus" if len(devices) > 1 else "serial"
+        return Spread(
+            1,
+            settings["partitioning"],
+            devices if distributed is None else (),
+            distributed,
+            False if settings["progress"] is None else settings["progress"],
+            device,
+            limit,
+            tuple(reasons),
+            executor=executor,
+            regime="replicated",
+            shares=shares,
+        )
     parts = settings["partitions"]
     if parts is not None:
         reasons.append(f"partitions {parts}: configured")
     elif fits:
         parts = 1
     else:
-        if settings["partitioning"] == "range":
-            # The size of a range task depends on the degrees, unknown before preparation.
-            raise ValueError(
-                f"tricount partitioning='range' needs partitions set when the memory limit "
-                f"decides the parts ({rows:,} edge rows do not fit {limit:,} bytes): a range "
-                "task's size depends on the graph's degrees, known only once it is prepared; "
-                "set partitions=p, or partitioning='hashed' to let the limit choose p"
-            )
-        parts = 2
-        while task_bytes(rows, n, parts) > limit:
-            if parts > max(n, 2):  # one vertex per class: more parts take no less
-                raise ValueError(
-                    f"tricount memory_limit of {limit:,} bytes is too small for this graph "
-                    f"({rows:,} edge rows, {n:,} vertices): a task needs at least about "
-                    f"{task_bytes(rows, n, parts):,}; raise memory_limit"
-                )
-            parts += 1
+        parts = _parts_for_limit(rows, n, limit, settings["partitioning"])
         reasons.append(
             f"partitions {parts}: {rows:,} edge rows need about {whole_bytes(rows):,} bytes whole, "
             f"over the limit of {limit:,}; a task of {parts} parts per side about "
@@ -257,6 +301,60 @@ def decide(rows, n, device, settings, free_memory=None):
         executor=executor,
         parts_on_host=executor in ("gpus", "dask"),
     )
+
+
+def _regime(rows, fits, limit, settings, devices, reasons):
+    """``"replicated"``, ``"partitioned"`` or ``"whole"``: how a count of ``rows``
+    edge rows shares its work (``regime``, ``partitions``, the workers), with the
+    reason appended to ``reasons``."""
+    regime, parts = settings["regime"], settings["partitions"]
+    several = len(devices) > 1 or settings["distributed"] is not None
+    if regime == "replicated":
+        if parts is not None and parts > 1:
+            raise ValueError(
+                f"tricount regime='replicated' counts the whole graph on every worker, and "
+                f"partitions={parts} asks for a 2D partition: set regime='partitioned' (or "
+                "'auto'), or partitions=None"
+            )
+        if not fits:
+            raise ValueError(
+                f"tricount regime='replicated' needs the whole graph on each worker: {rows:,} edge "
+                f"rows need about {whole_bytes(rows):,} bytes, over the memory limit of {limit:,}; "
+                "set regime='partitioned' or 'auto'"
+            )
+        return "replicated"
+    if regime == "partitioned" or not fits or (parts is not None and parts > 1) or not several:
+        return "partitioned"
+    if settings["distributed"] is None and rows < REPLICA_MIN_ROWS:
+        reasons.append(
+            f"devices {list(devices)}: one GPU counts {rows:,} edge rows (< {REPLICA_MIN_ROWS:,}), "
+            "where copying the graph to the others costs about what they save "
+            "(docs/benchmarks.md, 'Several GPUs')"
+        )
+        return "whole"
+    return "replicated"
+
+
+def _parts_for_limit(rows, n, limit, partitioning):
+    """The fewest parts per side whose hashed task fits ``limit``."""
+    if partitioning == "range":
+        # The size of a range task depends on the degrees, unknown before preparation.
+        raise ValueError(
+            f"tricount partitioning='range' needs partitions set when the memory limit "
+            f"decides the parts ({rows:,} edge rows do not fit {limit:,} bytes): a range "
+            "task's size depends on the graph's degrees, known only once it is prepared; "
+            "set partitions=p, or partitioning='hashed' to let the limit choose p"
+        )
+    parts = 2
+    while task_bytes(rows, n, parts) > limit:
+        if parts > max(n, 2):  # one vertex per class: more parts take no less
+            raise ValueError(
+                f"tricount memory_limit of {limit:,} bytes is too small for this graph "
+                f"({rows:,} edge rows, {n:,} vertices): a task needs at least about "
+                f"{task_bytes(rows, n, parts):,}; raise memory_limit"
+            )
+        parts += 1
+    return parts
 
 
 def streaming(spread, orientation, ordering, simple_unweighted):

@@ -1,0 +1,95 @@
+"""Shares of one count's work (TRUST §5.1, workload partitioning): the whole
+oriented graph on every worker, each counting the triangles whose base vertex
+(the source of their first arc) lies in its ranges of CSR ids.
+
+Every algorithm finds a triangle once, from its base vertex: wedge from the
+wedge ``(v; w, u)`` of its base ``v``, the per-arc algorithms from the arc
+``u -> v`` of its base ``u``, hash and vertex from the task of ``u``. A range
+``[first, end)`` of base vertices therefore splits any count exactly: the shares'
+totals, per-vertex and per-arc counts add up to the whole count's.
+
+The ranges are cut by cost, not by vertex count: wedge's work is the wedges of
+each base vertex, the intersecting algorithms' the lists an arc ``u -> v`` reads,
+about ``d+(u) + d+(v)`` (:func:`vertex_costs`).
+"""
+
+import numpy as np
+
+from ..gpu.device import module_of
+from .counts import two_sum
+
+__all__ = ["vertex_costs", "work_shares", "add_raw", "COST_CHUNK"]
+
+#: Arcs whose heads' out-degrees are summed at a time (bounds the temporary
+#: arrays of :func:`vertex_costs` on a large graph to a few hundred MB).
+COST_CHUNK = 1 << 25
+
+
+def vertex_costs(prepared, algorithm):
+    """Each vertex's work as a base vertex (float64, length ``n``, on the
+    prepared graph's device): its wedges ``C(d+, 2)`` for wedge, else
+    ``d+(u)² + Σ d+(v)`` over its arcs ``u -> v`` (what the intersections read),
+    both plus ``d+(u)`` for the arcs themselves."""
+    p = prepared
+    xp = module_of(p.indptr)
+    out_degree = (p.indptr[1:] - p.indptr[:-1]).astype(np.float64)
+    if algorithm == "wedge":
+        return out_degree * (out_degree - 1) / 2 + out_degree
+    costs = out_degree * out_degree + out_degree
+    for first in range(0, p.m, COST_CHUNK):
+        arcs = slice(first, min(first + COST_CHUNK, p.m))
+        heads = out_degree[p.indices[arcs]]
+        costs += xp.bincount(p.rows[arcs], weights=heads, minlength=p.n)[: p.n]
+    return costs
+
+
+def work_shares(prepared, algorithm, shares):
+    """Cut the base vertices into at most ``shares`` ranges of about equal cost.
+
+    Parameters
+    ----------
+    prepared : Prepared
+        The whole oriented CSR (NumPy or CuPy).
+    algorithm : str
+        The count's algorithm (:func:`vertex_costs`).
+    shares : int
+        How many ranges to cut, at least 1.
+
+    Returns
+    -------
+    list of (int, int)
+        Ranges ``(first, end)`` of CSR ids that together cover ``0 .. n``, none
+        empty, the costliest first (workers that take them in turn finish close
+        together).
+    """
+    if shares < 1:
+        raise ValueError(f"shares must be at least 1, got {shares}")
+    n = prepared.n
+    if shares == 1 or n < 2:
+        return [(0, n)]
+    xp = module_of(prepared.indptr)
+    cumulative = xp.cumsum(vertex_costs(prepared, algorithm))
+    targets = cumulative[-1] * xp.arange(1, shares, dtype=np.float64) / shares
+    cuts = xp.searchsorted(cumulative, targets, side="right")
+    bounds = sorted({0, n, *(int(c) for c in (cuts if xp is np else cuts.get()))})
+    ranges = list(zip(bounds[:-1], bounds[1:]))
+    ends = cumulative[xp.asarray([b - 1 for _, b in ranges])]
+    costs = np.diff(np.concatenate([[0.0], ends if xp is np else ends.get()]))
+    order = np.argsort(-costs, kind="stable")
+    return [ranges[i] for i in order]
+
+
+def add_raw(a, b):
+    """The sum of two raw outputs of one count's shares (``count_cpu`` /
+    ``count_gpu``): ints, per-vertex or per-arc arrays, or weighted ``(2, n)``
+    compensated pairs, added with their rounding kept (``counts.two_sum``).
+    ``b`` must be on ``a``'s device."""
+    if a is None:
+        return b
+    if isinstance(a, int):
+        return a + b
+    if a.ndim == 2:  # weighted: (sums, errors)
+        sums, rounding = two_sum(a[0], b[0])
+        xp = module_of(sums)
+        return xp.stack([sums, a[1] + b[1] + rounding])
+    return a + b

@@ -1,0 +1,48 @@
+"""Copies between the GPUs of one host: straight from one GPU's memory to the
+other's (peer access, over NVLink or PCIe), never through host memory."""
+
+import threading
+
+__all__ = ["to_current_gpu"]
+
+_enabled = set()
+_lock = threading.Lock()
+
+
+def to_current_gpu(array):
+    """``array`` (CuPy) on the current GPU: itself when it is there, else a peer
+    copy queued on the current stream (the source must be ready: its GPU's work
+    on it finished)."""
+    import cupy
+
+    here = cupy.cuda.Device().id
+    source = array.device.id
+    if source == here:
+        return array
+    _enable_peer_access(here, source)
+    if not array.flags.c_contiguous:
+        with cupy.cuda.Device(source):
+            array = cupy.ascontiguousarray(array)
+            cupy.cuda.get_current_stream().synchronize()
+    copy = cupy.empty(array.shape, dtype=array.dtype)
+    if array.nbytes:
+        copy.data.copy_from_device_async(array.data, array.nbytes, cupy.cuda.get_current_stream())
+    return copy
+
+
+def _enable_peer_access(here, source):
+    """Let GPU ``here`` read GPU ``source``'s memory, once per pair (where the two
+    cannot, the driver copies through the host)."""
+    import cupy
+
+    with _lock:
+        if (here, source) in _enabled:
+            return
+        _enabled.add((here, source))
+        if not cupy.cuda.runtime.deviceCanAccessPeer(here, source):
+            return
+        try:
+            cupy.cuda.runtime.deviceEnablePeerAccess(source)
+        except cupy.cuda.runtime.CUDARuntimeError as exc:  # enabled by another library
+            if "PeerAccessAlreadyEnabled" not in str(exc):
+                raise

@@ -1,0 +1,163 @@
+"""The replicated regime on the CPU engine (TRUST §5.1): shares of the base
+vertices, cut by cost, whose counts add up to the whole count for every
+algorithm, mode and preprocessing; and the plan's choice between the regimes.
+Every public function under it is in the matrix (tests/matrix.py, "replicated"
+and "dask"); tests/test_gpu_replicated.py runs the shares on GPUs."""
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nx_tricount
+from nx_tricount.algorithms import count_raw
+from nx_tricount.algorithms.shares import add_raw, vertex_costs, work_shares
+from nx_tricount.classes import preparation
+from nx_tricount.execution import phases
+from nx_tricount.io.generators import rmat_edges
+from nx_tricount.metadata.catalog import ALGORITHMS
+from nx_tricount.planning.spread import REPLICA_MIN_ROWS, SHARES_PER_WORKER, decide, whole_bytes
+from nx_tricount.preprocess.prepare import prepare_undirected
+
+#: (orientation, ordering) of each algorithm's own preprocessing and one other.
+PREPROCESSINGS = [("id", "degree"), ("degree", "none")]
+
+
+@pytest.fixture(scope="module")
+def edges():
+    src, dst = rmat_edges(10, 8, seed=10)
+    return src, dst, int(max(src.max(), dst.max())) + 1
+
+
+def shares_sum(prepared, algorithm, mode, shares):
+    total = None
+    for share in work_shares(prepared, algorithm, shares):
+        total = add_raw(total, count_raw(prepared, algorithm, mode, vertices=share))
+    return total
+
+
+def assert_same_raw(ours, whole):
+    if isinstance(whole, int):
+        assert ours == whole
+    elif whole.ndim == 2:  # weighted (sums, errors): the rounded sums within an ulp
+        np.testing.assert_allclose(ours[0] + ours[1], whole[0] + whole[1], rtol=1e-12, atol=0)
+    else:
+        np.testing.assert_array_equal(ours, whole)
+
+
+@pytest.mark.parametrize("algorithm", list(ALGORITHMS))
+@pytest.mark.parametrize("orientation, ordering", PREPROCESSINGS)
+@pytest.mark.parametrize("mode", ["total", "per_node", "per_edge"])
+def test_shares_add_up_to_the_whole_count(edges, algorithm, orientation, ordering, mode):
+    src, dst, n = edges
+    prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+    whole = count_raw(prepared, algorithm, mode)
+    assert (whole if mode == "total" else whole.sum()) > 0
+    for shares in (2, 3, 8):
+        assert_same_raw(shares_sum(prepared, algorithm, mode, shares), whole)
+
+
+@pytest.mark.parametrize("algorithm", list(ALGORITHMS))
+def test_weighted_shares_add_up(edges, algorithm):
+    src, dst, n = edges
+    values = np.random.default_rng(3).uniform(0.1, 2.0, src.size)
+    prepared = prepare_undirected(src, dst, n, orientation="degree", ordering="none", values=values)
+    whole = count_raw(prepared, algorithm, "per_node")
+    assert whole.ndim == 2 and whole[0].sum() > 0
+    assert_same_raw(shares_sum(prepared, algorithm, "per_node", 4), whole)
+
+
+def test_directed_arcs_shares_add_up():
+    # The arcs of a directed graph as given (cycles, reciprocal pairs): a
+    # transitive triple is found from its base vertex too.
+    G = nx.gnp_random_graph(120, 0.08, seed=5, directed=True)
+    prepared = preparation.successor_csr(nx_tricount.from_networkx(G), "cpu")
+    for algorithm in ALGORITHMS:
+        whole = count_raw(prepared, algorithm, "total")
+        assert whole > 0
+        assert shares_sum(prepared, algorithm, "total", 5) == whole, algorithm
+
+
+def test_work_shares_cover_every_vertex_once_costliest_first(edges):
+    src, dst, n = edges
+    prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    for algorithm in ("wedge", "merge"):
+        costs = vertex_costs(prepared, algorithm)
+        for count in (1, 2, 5, 64):
+            ranges = work_shares(prepared, algorithm, count)
+            assert 1 <= len(ranges) <= count
+            assert sorted(ranges)[0][0] == 0 and sorted(ranges)[-1][1] == n
+            assert all(a < b for a, b in ranges)
+            assert all(x[1] == y[0] for x, y in zip(sorted(ranges), sorted(ranges)[1:]))
+            share_costs = [costs[a:b].sum() for a, b in ranges]
+            assert share_costs == sorted(share_costs, reverse=True)
+        # Cut by cost: two shares of wedge's work within one vertex's of each other.
+        first, second = (costs[a:b].sum() for a, b in work_shares(prepared, algorithm, 2))
+        assert first - second <= costs.max()
+    with pytest.raises(ValueError, match="shares must be at least 1"):
+        work_shares(prepared, "wedge", 0)
+
+
+def test_a_graph_without_vertices_has_one_share():
+    prepared = prepare_undirected(
+        np.zeros(0, np.int64), np.zeros(0, np.int64), 0, orientation="id", ordering="none"
+    )
+    assert work_shares(prepared, "hash", 4) == [(0, 0)]
+    assert shares_sum(prepared, "hash", "total", 4) == 0
+
+
+def test_the_cpu_engine_records_its_shares():
+    G = nx.karate_club_graph()
+    with nx.config.backends.tricount(regime="replicated"), phases.collect() as records:
+        assert nx.triangles(G, backend="tricount", device="cpu") == nx.triangles(G)
+    assert [r["worker"] for r in records] == ["all"] and 2 <= records[0]["shares"] <= SHARES_PER_WORKER
+
+
+# -------------------------------------------------------------- the plan
+
+
+def settings(**given):
+    base = dict(
+        partitions=None,
+        partitioning="hashed",
+        memory_limit=None,
+        regime="auto",
+        devices="auto",
+        distributed=None,
+        progress=None,
+    )
+    return {**base, **given}
+
+
+def test_replicated_on_one_cpu_runs_its_shares_one_after_another():
+    spread = decide(10**6, 10**5, "cpu", settings(regime="replicated"))
+    assert (spread.regime, spread.executor, spread.parts, spread.shares) == (
+        "replicated",
+        "serial",
+        1,
+        SHARES_PER_WORKER,
+    )
+    assert "regime replicated" in " ".join(spread.reasons)
+
+
+def test_auto_counts_whole_on_one_worker():
+    spread = decide(REPLICA_MIN_ROWS * 4, 10**6, "cpu", settings())
+    assert (spread.regime, spread.executor) == ("whole", "whole")
+
+
+def test_replicated_refuses_partitions_and_a_graph_over_the_limit():
+    with pytest.raises(ValueError, match="regime='replicated'.*partitions=3"):
+        decide(1000, 100, "cpu", settings(regime="replicated", partitions=3))
+    with pytest.raises(ValueError, match="needs the whole graph on each worker"):
+        decide(10**6, 10**5, "cpu", settings(regime="replicated", memory_limit=whole_bytes(10**6) - 1))
+
+
+def test_partitioned_regime_and_a_graph_over_the_limit_are_partitioned():
+    spread = decide(10**6, 10**5, "cpu", settings(memory_limit=whole_bytes(10**6) - 1))
+    assert spread.regime == "partitioned" and spread.parts > 1
+
+
+def test_the_regime_setting_is_checked():
+    with pytest.raises(ValueError, match="Invalid tricount regime 'shared'; accepted values are 'auto'"):
+        nx_tricount.make_plan(nx.path_graph(3), device="cpu", regime="shared")
+    plan = nx_tricount.make_plan(nx.path_graph(3), device="cpu", regime="replicated")
+    assert f"regime=replicated shares={SHARES_PER_WORKER}" in str(plan)

@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 
 import nx_tricount
+from nx_tricount.execution import replicas
 from nx_tricount.execution.dask import _bucketed_keys, _count_on_worker
 from nx_tricount.io.generators import rmat_edges
+from nx_tricount.planning.spread import SHARES_PER_WORKER
 
 distributed = pytest.importorskip("distributed")
 
@@ -59,8 +61,18 @@ def test_dask_equals_local(client, graph, partitioning):
     assert ours == expected
 
 
-def test_dask_chooses_parts_for_its_workers(client, graph):
+def test_dask_replicates_a_graph_that_fits(client, graph):
     plan = nx_tricount.make_plan(graph, device="cpu", distributed="dask")
+    assert plan.spread.regime == "replicated" and plan.spread.shares == 2 * SHARES_PER_WORKER
+    assert "distributed=dask" in str(plan)
+    expected = nx.triangles(graph, backend="tricount", device="cpu")
+    with distributed.get_task_stream(client) as stream, nx.config.backends.tricount(distributed="dask"):
+        assert nx.triangles(graph, backend="tricount", device="cpu") == expected
+    assert 2 <= _runs_of(replicas._count_on_worker, stream) <= 2 * SHARES_PER_WORKER
+
+
+def test_dask_chooses_parts_for_its_workers(client, graph):
+    plan = nx_tricount.make_plan(graph, device="cpu", distributed="dask", regime="partitioned")
     assert plan.spread.parts**3 >= 4  # at least two tasks for each of two workers
     assert "distributed=dask" in str(plan)
 
@@ -70,21 +82,26 @@ def test_one_part_still_counts_on_the_workers(client, graph):
     expected = nx.transitivity(graph, backend="tricount", device="cpu")
     with (
         distributed.get_task_stream(client) as stream,
-        nx.config.backends.tricount(distributed="dask", partitions=1),
+        nx.config.backends.tricount(distributed="dask", partitions=1, regime="partitioned"),
     ):
         assert nx.transitivity(graph, backend="tricount", device="cpu") == expected
     assert _runs_of(_count_on_worker, stream) == 1
 
 
-def test_a_worker_killed_mid_run_still_gives_the_exact_count(client):
-    src, dst = rmat_edges(15, 8, seed=15)
+@pytest.mark.parametrize(
+    "scale, settings",
+    [(15, {"partitions": 6}), (17, {"regime": "replicated"})],
+    ids=["partitioned", "replicated"],
+)
+def test_a_worker_killed_mid_run_still_gives_the_exact_count(client, scale, settings):
+    src, dst = rmat_edges(scale, 8, seed=scale)
     G = nx_tricount.from_edges(src, dst)
     expected = nx.triangles(G, backend="tricount", device="cpu")
     pids = client.run(os.getpid)
     outcome = {}
 
     def count():
-        with nx.config.backends.tricount(distributed="dask", partitions=6):
+        with nx.config.backends.tricount(distributed="dask", **settings):
             outcome["triangles"] = nx.triangles(G, backend="tricount", device="cpu")
 
     thread = threading.Thread(target=count)

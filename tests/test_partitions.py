@@ -419,17 +419,25 @@ def test_the_spread_names_its_executor_and_where_the_parts_live(monkeypatch):
     assert (serial.executor, serial.parts_on_host) == ("serial", False)
     from_host = decide(rows, n, "gpu", _settings(partitions=1, memory_limit=whole_bytes(rows) - 1))
     assert (from_host.parts, from_host.preparation_device, from_host.executor) == (1, "cpu", "serial")
-    gpus = decide(rows, n, "gpu", _settings(devices=[0, 0]), free_memory=lambda: 1 << 40)
+    partitioned = _settings(devices=[0, 0], regime="partitioned")
+    gpus = decide(rows, n, "gpu", partitioned, free_memory=lambda: 1 << 40)
     assert (gpus.executor, gpus.parts_on_host) == ("gpus", True)
-    dask = decide(rows, n, "cpu", _settings(distributed="dask"))
+    dask = decide(rows, n, "cpu", _settings(distributed="dask", regime="partitioned"))
     assert (dask.executor, dask.parts_on_host) == ("dask", True)
+    # A small graph on several GPUs counts on one; a replicated one reads no parts.
+    one = decide(rows, n, "gpu", _settings(devices=[0, 0]), free_memory=lambda: 1 << 40)
+    assert (one.executor, one.devices, one.regime) == ("whole", (0,), "whole")
+    replicated = decide(
+        rows, n, "gpu", _settings(devices=[0, 0], regime="replicated"), free_memory=lambda: 1 << 40
+    )
+    assert (replicated.executor, replicated.parts_on_host, replicated.parts) == ("gpus", False, 1)
 
 
 def test_one_dask_worker_gets_tasks_too(monkeypatch):
     # With one dask-cuda worker (one GPU), the plan kept the graph whole and
     # counted it on the client: distributed="dask" was ignored without a word.
     monkeypatch.setattr("nx_tricount.planning.spread._dask_workers", lambda: 1)
-    spread = decide(1000, 100, "cpu", _settings(distributed="dask"))
+    spread = decide(1000, 100, "cpu", _settings(distributed="dask", regime="partitioned"))
     assert spread.distributed == "dask" and spread.parts**3 >= 2
     assert "at least two tasks for each of 1 workers" in " ".join(spread.reasons)
 

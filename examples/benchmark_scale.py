@@ -5,9 +5,9 @@ For each scale, the edges are drawn on the GPU chunk by chunk into host memory
 the host), then ``nx.transitivity`` counts them through the backend under each
 setting given (``memory_limit=8GB``, ``partitions=3,partitioning=range``,
 ``algorithm=merge``, ...; the empty setting is the default plan), on a fresh
-``TriGraph`` each run. It prints, as JSON lines: the plan's
-parts, partitioning, regime and GPUs, where it prepared the graph and whether
-straight into its parts, ``from_edges`` and count seconds (wall clock), the peak
+``TriGraph`` each run. It prints, as JSON lines: what ran (the
+plan's regime, parts and GPUs, where it prepared the graph and whether straight
+into its parts, as the count recorded it), ``from_edges`` and count seconds (wall clock), the peak
 of CuPy's memory pool, each worker's phases (copy of the graph, count, combine:
 seconds, and the bytes it moved; ``nx_tricount.execution.phases``), and the
 transitivity, which must be the same under every setting. ``--resident`` moves
@@ -60,25 +60,27 @@ def run(src, dst, scale, setting, device, repeats):
         settings = parse(setting)
         algorithm = settings.pop("algorithm", None)
         with nx.config.backends.tricount(**settings), phases.collect() as records:
-            plan = nx_tricount.make_plan(G, device=device, algorithm=algorithm)
-            planned = time.perf_counter()
             transitivity = nx.transitivity(G, backend="tricount", device=device, algorithm=algorithm)
         done = time.perf_counter()
+        # What ran: a spread count records its plan; a whole count records nothing.
+        ran = next((r for r in records if r["worker"] == "plan"), None)
+        if ran is None:
+            ran = dict(regime="whole", parts=1, devices=[], prepared_on=device, in_parts=False)
+            plan = nx_tricount.make_plan(G, device=device, algorithm=algorithm, total=True)
+            ran["algorithm"] = plan.algorithm
         row = dict(
             scale=scale,
             rows=int(src.size),
             setting=setting,
-            algorithm=plan.algorithm,
-            parts=plan.spread.parts,
-            partitioning=plan.spread.scheme,
-            prepared_on=plan.preparation_device,
-            in_parts=plan.spread.prepared_in_parts,
-            regime=plan.spread.regime,
-            gpus=len(plan.spread.devices),
+            algorithm=ran["algorithm"],
+            parts=ran["parts"],
+            prepared_on=ran["prepared_on"],
+            in_parts=ran["in_parts"],
+            regime=ran["regime"],
+            gpus=max(1, len(ran["devices"])),
             from_edges_s=round(built - start, 3),
-            plan_s=round(planned - built, 3),
-            count_s=round(done - planned, 3),
-            phases=records,
+            count_s=round(done - built, 3),
+            phases=[r for r in records if r["worker"] != "plan"],
             peak_pool_gib=None if pool is None else round(pool.total_bytes() / 2**30, 2),
             transitivity=transitivity,
         )

@@ -3,7 +3,6 @@ on the GPU add up to its whole count in every mode; two workers of one GPU and,
 where the host has them, two GPUs, count every mode as one GPU does, with each
 worker's phases recorded; and the plan uses one GPU where a second does not pay."""
 
-import cupy
 import networkx as nx
 import numpy as np
 import pytest
@@ -20,8 +19,17 @@ from nx_tricount.preprocess.prepare import prepare_undirected
 
 pytestmark = pytest.mark.gpu
 
-GPUS = cupy.cuda.runtime.getDeviceCount()
-two_gpus = pytest.mark.skipif(GPUS < 2, reason="needs two GPUs of one host")
+cupy = pytest.importorskip("cupy")
+
+
+def _gpus():
+    return cupy.cuda.runtime.getDeviceCount()
+
+
+@pytest.fixture
+def two_gpus():
+    if _gpus() < 2:
+        pytest.skip("needs two GPUs of one host: the two-workers-on-one-GPU test covers the path")
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +97,7 @@ def test_two_workers_of_one_gpu_count_as_one_gpu():
     assert {r["device"] for r in workers} == {here} and all(r["bytes"] == 0 for r in workers)
 
 
-@two_gpus
+@pytest.mark.usefixtures("two_gpus")
 def test_two_gpus_count_as_one_gpu_and_copy_the_graph_once():
     G = _graph()
     whole, _ = _every_mode(G, "auto", "auto")
@@ -97,19 +105,19 @@ def test_two_gpus_count_as_one_gpu_and_copy_the_graph_once():
     assert spread == whole
     workers = [r for r in records if isinstance(r["worker"], int)]
     # Four counts, two GPUs each: the second GPU gets its copy of each graph.
-    assert sorted({r["device"] for r in workers}) == list(range(GPUS))
+    assert sorted({r["device"] for r in workers}) == list(range(_gpus()))
     assert any(r["bytes"] > 0 for r in workers if r["device"] != cupy.cuda.Device().id)
     assert any(r["worker"] == "combine" for r in records)
 
 
-@two_gpus
+@pytest.mark.usefixtures("two_gpus")
 def test_a_small_graph_counts_on_one_gpu_and_the_plan_says_why():
     plan = nx_tricount.make_plan(_graph(), device="gpu", devices="all")
     assert plan.spread.executor == "whole" and len(plan.spread.devices) == 1, plan
     assert f"(< {REPLICA_MIN_ROWS:,})" in str(plan)
 
 
-@two_gpus
+@pytest.mark.usefixtures("two_gpus")
 def test_peer_copies_reach_the_current_gpu():
     with cupy.cuda.Device(1):
         array = cupy.arange(10, dtype=np.int64)[::2]  # strided: made contiguous first

@@ -433,6 +433,17 @@ def test_the_spread_names_its_executor_and_where_the_parts_live(monkeypatch):
     assert (replicated.executor, replicated.parts_on_host, replicated.parts) == ("gpus", False, 1)
 
 
+def test_the_tasks_of_several_workers_fit_the_limit(monkeypatch):
+    # R-MAT 27 fit one H200 whole (64 bytes a row) but its partitioned regime on two
+    # took two parts per side, whose tasks (72 a row) did not fit: the count warned.
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0, 1))
+    rows, n = 2_000_000, 100_000
+    limit = whole_bytes(rows) + 1000
+    spread = decide(rows, n, "gpu", _settings(devices="all", regime="partitioned"), free_memory=lambda: limit)
+    assert spread.parts >= 2 and spread.parts**3 >= 4
+    assert task_bytes(rows, n, spread.parts) <= limit < task_bytes(rows, n, 2)
+
+
 def test_one_dask_worker_gets_tasks_too(monkeypatch):
     # With one dask-cuda worker (one GPU), the plan kept the graph whole and
     # counted it on the client: distributed="dask" was ignored without a word.

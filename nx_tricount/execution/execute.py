@@ -24,7 +24,7 @@ from ..planning.spread import largest_task_bytes
 from ..preprocess.ops import ops_for
 from ..preprocess.partition import counted_tasks, split
 from ..preprocess.streamed import PartitionedGraph
-from . import replicas
+from . import phases, replicas
 from .executors import results
 
 __all__ = ["run"]
@@ -54,6 +54,17 @@ def run(plan, prepared, mode):
     spread = plan.spread
     if spread.executor == "whole":
         return count(prepared, plan.algorithm, mode, plan.device, dict(plan.parameters))
+    phases.record(
+        worker="plan",
+        algorithm=plan.algorithm,
+        regime=spread.regime,
+        executor=spread.executor,
+        parts=spread.parts,
+        shares=spread.shares,
+        devices=list(spread.devices),
+        prepared_on=spread.preparation_device,
+        in_parts=spread.prepared_in_parts,
+    )
     if spread.regime == "replicated":
         return replicas.run(plan, prepared, mode)
     if isinstance(prepared, PartitionedGraph):

@@ -51,6 +51,7 @@ class GpuParts:
         self.stream = cupy.cuda.Stream(non_blocking=True)
         self.uploader = ThreadPoolExecutor(1, thread_name_prefix="tricount-parts")
         self.coming = None  # the next task's uploads: a future of {key: part}
+        self.uploaded = 0  # bytes brought to the GPU, for the phase records
 
     def for_task(self, task, following=None):
         """The partition of ``task``'s three parts on the GPU, and the upload of
@@ -105,6 +106,7 @@ class GpuParts:
     def _upload(self, key):
         import cupy
 
+        self.uploaded += self._bytes(key)
         return tuple(None if a is None else to_module(a, cupy) for a in self.partition.parts[key])
 
     def _upload_in_thread(self, keys):

@@ -1,10 +1,19 @@
 """The executor of several GPUs of this host: a thread per entry of the plan's
 ``devices`` (a GPU id may repeat: two workers on one GPU), each taking the next
-task from a shared queue, its parts read from host memory."""
+task from a shared queue, its parts read from host memory through its own
+:class:`~nx_tricount.execution.gpu_parts.GpuParts`: the parts that fit its share
+of the GPU's memory stay there for its later tasks, and the next task's are
+uploaded while one counts. Each thread records its phases
+(:mod:`~nx_tricount.execution.phases`)."""
 
+import collections
 import queue
 import threading
+import time
 
+from ..planning.spread import largest_task_bytes
+from . import phases
+from .gpu_parts import GpuParts
 from .tasks import count_task, on_host, task_arguments
 
 __all__ = ["results"]
@@ -17,41 +26,54 @@ def results(plan, partition, tasks, mode):
     import cupy
 
     arguments = task_arguments(plan, mode)
-    pending = queue.Queue()
-    for task in tasks:
-        pending.put(task)
+    devices = plan.spread.devices
+    pending = collections.deque(tasks)
+    lock = threading.Lock()
     finished = queue.Queue()
+    limit = plan.spread.memory_limit or 0
+    # Workers of one GPU share what the limit leaves beside the largest task.
+    spare = limit - largest_task_bytes(partition, tasks) if tasks else 0
+    workers_of = collections.Counter(devices)
 
-    def work(device_id):
+    def take():
+        """The next task and the one after it (to upload ahead), or None."""
+        with lock:
+            if not pending:
+                return None, None
+            return pending.popleft(), pending[0] if pending else None
+
+    def work(worker, device_id):
         with cupy.cuda.Device(device_id):
-            while True:
-                try:
-                    task = pending.get_nowait()
-                except queue.Empty:
-                    return
-                try:
-                    finished.put(on_host(*count_task(partition, task, *arguments)))
-                except BaseException as exc:  # raised again in the caller's thread
-                    finished.put(exc)
-                    return
+            parts = GpuParts(partition, spare // workers_of[device_id], limit)
+            started, taken = time.perf_counter(), 0
+            try:
+                while True:
+                    task, following = take()
+                    if task is None:
+                        break
+                    finished.put(on_host(*count_task(parts.for_task(task, following), task, *arguments)))
+                    taken += 1
+            except BaseException as exc:  # raised again in the caller's thread
+                with lock:
+                    pending.clear()
+                finished.put(exc)
+            finally:
+                parts.close()
+                phases.record(
+                    worker=worker,
+                    device=device_id,
+                    tasks=taken,
+                    count_s=round(time.perf_counter() - started, 6),
+                    bytes=parts.uploaded,
+                )
 
-    threads = [threading.Thread(target=work, args=(d,), daemon=True) for d in plan.spread.devices]
+    threads = [threading.Thread(target=work, args=(w, d), daemon=True) for w, d in enumerate(devices)]
     for thread in threads:
         thread.start()
     for _ in tasks:
         item = finished.get()
         if isinstance(item, BaseException):
-            _drain(pending)
             raise item
         yield item
     for thread in threads:
         thread.join()
-
-
-def _drain(pending):
-    """Leave no task for the other threads, so that they stop."""
-    while True:
-        try:
-            pending.get_nowait()
-        except queue.Empty:
-            return

@@ -261,6 +261,10 @@ def decide(rows, n, device, settings, free_memory=None):
     spread_out = workers > 1 or distributed is not None  # one Dask worker counts remotely too
     if spread_out and parts**3 < 2 * workers and settings["partitions"] is None:
         parts = max(parts, math.ceil((2 * workers) ** (1 / 3) - 1e-9))
+        # A task of few parts takes more than the whole count (3 / p² of the arcs
+        # at more bytes an arc): as many parts as its task needs to fit.
+        while limit is not None and task_bytes(rows, n, parts) > limit and parts <= max(n, 2):
+            parts += 1
         reasons.append(f"partitions {parts}: at least two tasks for each of {workers} workers")
     preparation = device if fits else "cpu"
     if device == "gpu" and not fits:

@@ -90,9 +90,11 @@ def test_work_shares_cover_every_vertex_once_costliest_first(edges):
             assert all(x[1] == y[0] for x, y in zip(sorted(ranges), sorted(ranges)[1:]))
             share_costs = [costs[a:b].sum() for a, b in ranges]
             assert share_costs == sorted(share_costs, reverse=True)
-        # Cut by cost: two shares of wedge's work within one vertex's of each other.
-        first, second = (costs[a:b].sum() for a, b in work_shares(prepared, algorithm, 2))
-        assert first - second <= costs.max()
+        # Cut by cost, falling: three shares of 3, 2 and 1 sixths, each within one
+        # vertex's cost of its part.
+        parts = [costs[a:b].sum() for a, b in work_shares(prepared, algorithm, 3)]
+        for part, sixths in zip(parts, (3, 2, 1)):
+            assert abs(part - costs.sum() * sixths / 6) <= 2 * costs.max()
     with pytest.raises(ValueError, match="shares must be at least 1"):
         work_shares(prepared, "wedge", 0)
 
@@ -109,7 +111,9 @@ def test_the_cpu_engine_records_its_shares():
     G = nx.karate_club_graph()
     with nx.config.backends.tricount(regime="replicated"), phases.collect() as records:
         assert nx.triangles(G, backend="tricount", device="cpu") == nx.triangles(G)
-    assert [r["worker"] for r in records] == ["all"] and 2 <= records[0]["shares"] <= SHARES_PER_WORKER
+    assert [r["worker"] for r in records] == ["plan", "all"]
+    assert records[0]["regime"] == "replicated" and records[0]["executor"] == "serial"
+    assert 2 <= records[1]["shares"] <= SHARES_PER_WORKER
 
 
 # -------------------------------------------------------------- the plan

@@ -10,7 +10,9 @@ totals, per-vertex and per-arc counts add up to the whole count's.
 
 The ranges are cut by cost, not by vertex count: wedge's work is the wedges of
 each base vertex, the intersecting algorithms' the lists an arc ``u -> v`` reads,
-about ``d+(u) + d+(v)`` (:func:`vertex_costs`).
+about ``d+(u) + d+(v)`` (:func:`vertex_costs`). Their costs fall from the first
+to the last (guided self-scheduling): workers that take them in turn end within
+a small share of each other even where the cost model misjudges a range.
 """
 
 import numpy as np
@@ -44,7 +46,7 @@ def vertex_costs(prepared, algorithm):
 
 
 def work_shares(prepared, algorithm, shares):
-    """Cut the base vertices into at most ``shares`` ranges of about equal cost.
+    """Cut the base vertices into at most ``shares`` ranges of falling cost.
 
     Parameters
     ----------
@@ -69,7 +71,11 @@ def work_shares(prepared, algorithm, shares):
         return [(0, n)]
     xp = module_of(prepared.indptr)
     cumulative = xp.cumsum(vertex_costs(prepared, algorithm))
-    targets = cumulative[-1] * xp.arange(1, shares, dtype=np.float64) / shares
+    # Shares of falling cost, S, S - 1, ..., 1 parts of S (S + 1) / 2: taken
+    # costliest first, the last ones are small, and so is the wait for them.
+    weights = np.arange(shares, 0, -1, dtype=np.float64)
+    fractions = xp.asarray(np.cumsum(weights)[:-1] / weights.sum())
+    targets = cumulative[-1] * fractions
     cuts = xp.searchsorted(cumulative, targets, side="right")
     bounds = sorted({0, n, *(int(c) for c in (cuts if xp is np else cuts.get()))})
     ranges = list(zip(bounds[:-1], bounds[1:]))

@@ -25,6 +25,7 @@ from nx_tricount.planning.spread import (
     WHOLE_BYTES_PER_ROW,
     Spread,
     decide,
+    largest_task_bytes,
     split_bytes,
     task_bytes,
     whole_bytes,
@@ -557,3 +558,28 @@ def test_progress_bar_of_the_tasks(capsys):
     with nx.config.backends.tricount(partitions=2, progress=False):
         nx.triangles(G, backend="tricount", device="cpu")
     assert "tricount tasks" not in capsys.readouterr().err
+
+
+def test_a_real_task_over_the_limit_takes_more_parts(rmat, caplog):
+    # The plan's parts come from an estimate (3 / p² of the arcs a task); where the
+    # real largest task is over the limit, the count splits into more parts
+    # instead of running it. Configured parts are kept, with a warning.
+    src, dst, n, _ = rmat
+    prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    whole = count(prepared, "hash", "total").total
+    limit = largest_task_bytes(split(prepared, 3), _every_task(3)) + 1
+    assert largest_task_bytes(split(prepared, 2), _every_task(2)) > limit
+    for configured in (False, True):
+        spread = Spread(parts=2, executor="serial", memory_limit=limit, parts_configured=configured)
+        plan = Plan("hash", "id", "degree", "cpu", spread=spread)
+        caplog.clear()
+        with caplog.at_level("INFO", logger="nx_tricount"):
+            assert run(plan, prepared, "total").total == whole
+        if configured:
+            assert "over the memory limit" in caplog.text and "tasks of 2 parts per side" in caplog.text
+        else:
+            assert "3 parts per side" in caplog.text and "over the memory limit" not in caplog.text
+
+
+def _every_task(p):
+    return _plan("hash", "id", "degree", p).tasks

@@ -20,6 +20,8 @@ import numpy as np
 from ..algorithms import Counts, count
 from ..algorithms.counts import round_pairs, two_sum
 from ..gpu.device import module_of, to_host
+from ..metadata.catalog import MAX_PARTITIONS
+from ..planning.plan import CountTask
 from ..planning.spread import largest_task_bytes
 from ..preprocess.ops import ops_for
 from ..preprocess.partition import counted_tasks, split
@@ -70,16 +72,17 @@ def run(plan, prepared, mode):
     if isinstance(prepared, PartitionedGraph):
         partition = prepared.partition
     else:
-        partition = split(prepared, spread.parts, spread.scheme)
+        partition = _fitting_split(prepared, spread)
     if spread.parts_on_host:
         partition = _on_host(partition)
-    tasks = counted_tasks(partition, plan.tasks)
+    every_task = _tasks(partition.p)
+    tasks = counted_tasks(partition, every_task)
     logger.info(
         "tricount: %d tasks of %d parts per side (%s partition, %d without triangles skipped; %s), %d arcs",
         len(tasks),
         partition.p,
         partition.classes.scheme,
-        len(plan.tasks) - len(tasks),
+        len(every_task) - len(tasks),
         plan.algorithm,
         prepared.m,
     )
@@ -98,6 +101,32 @@ def run(plan, prepared, mode):
     for graph, counts in results(plan, partition, tasks, mode):
         total.add(graph, counts)
     return total.counts(plan, prepared)
+
+
+def _tasks(p):
+    """The ``p³`` tasks of a partition of ``p`` parts per side."""
+    return [CountTask(i, j, k, p) for i in range(p) for j in range(p) for k in range(p)]
+
+
+def _fitting_split(prepared, spread):
+    """``prepared`` split into the spread's parts; where the plan chose them from
+    its estimate (about ``3 / p²`` of the arcs a task) and the real largest task
+    is over the memory limit (hashed classes of unequal arcs), into more parts,
+    until its tasks fit."""
+    partition = split(prepared, spread.parts, spread.scheme)
+    if spread.parts_configured or spread.memory_limit is None or spread.scheme != "hashed":
+        return partition
+    largest = min(MAX_PARTITIONS, max(prepared.n, 2))
+    while largest_task_bytes(partition, _tasks(partition.p)) > spread.memory_limit and partition.p < largest:
+        logger.info(
+            "tricount: a task of %d parts per side needs more than the memory limit of %s bytes: "
+            "%d parts per side",
+            partition.p,
+            f"{spread.memory_limit:,}",
+            partition.p + 1,
+        )
+        partition = split(prepared, partition.p + 1, spread.scheme)
+    return partition
 
 
 def _on_host(partition):

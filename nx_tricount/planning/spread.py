@@ -117,6 +117,9 @@ class Spread:
         for the executor ``whole``, else ``partitioned``).
     shares : int
         Shares of a replicated count (1 otherwise).
+    parts_configured : bool
+        ``parts`` is the ``partitions`` setting, not the plan's estimate (which
+        execution may raise where a real task is over the limit).
     """
 
     parts: int = 1
@@ -133,6 +136,7 @@ class Spread:
     streamed: bool = False
     regime: str | None = None
     shares: int = 1
+    parts_configured: bool = False
 
     def __post_init__(self):
         if self.regime is None:
@@ -304,6 +308,7 @@ def decide(rows, n, device, settings, free_memory=None):
         prepared_in_parts=prepared_in_parts,
         executor=executor,
         parts_on_host=executor in ("gpus", "dask"),
+        parts_configured=settings["partitions"] is not None,
     )
 
 

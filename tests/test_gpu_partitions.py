@@ -14,7 +14,7 @@ from nx_tricount.execution.gpu_parts import GpuParts
 from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.config import CHOICES
 from nx_tricount.planning.plan import CountTask, Plan
-from nx_tricount.planning.spread import Spread, task_bytes
+from nx_tricount.planning.spread import SHARES_PER_WORKER, Spread, task_bytes
 from nx_tricount.preprocess import STREAMED, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import task_part_keys
 
@@ -206,8 +206,9 @@ def test_every_gpu_of_the_host_equals_one(rmat14):
 
 def test_dask_cuda_workers_equal_local(rmat14):
     """dask-cuda's GPU workers (one per GPU) count the tasks: hashed and range
-    partitions, and the parts the plan chooses for the workers (two tasks each
-    at least, even for one worker), give the local GPU results."""
+    partitions, the parts the plan chooses for the workers (two tasks each at
+    least, even for one worker), and the replicated regime's shares give the
+    local GPU results."""
     import cupy
 
     dask_cuda = pytest.importorskip("dask_cuda")
@@ -233,8 +234,15 @@ def test_dask_cuda_workers_equal_local(rmat14):
     with dask_cuda.LocalCUDACluster(dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         assert all(ids is not None and count >= 1 for ids, count in client.run(visible_gpus).values())
         workers = len(client.scheduler_info()["workers"])
-        for settings in ({"partitions": 2}, {"partitions": 3, "partitioning": "range"}, {}):
+        partitioned = [{"partitions": 2}, {"partitions": 3, "partitioning": "range"}]
+        for settings in [*partitioned, {"regime": "partitioned"}]:
             with nx.config.backends.tricount(distributed="dask", **settings):
                 spread = nx_tricount.make_plan(G, device="gpu").spread
                 assert spread.distributed == "dask" and spread.parts**3 >= 2 * workers
                 assert calls() == expected
+        # A graph that fits: the replicated regime, its shares on the workers' GPUs.
+        with nx.config.backends.tricount(distributed="dask"):
+            spread = nx_tricount.make_plan(G, device="gpu").spread
+            assert (spread.regime, spread.executor) == ("replicated", "dask")
+            assert spread.shares == SHARES_PER_WORKER * workers
+            assert calls() == expected

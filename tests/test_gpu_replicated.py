@@ -9,13 +9,13 @@ import pytest
 
 import nx_tricount
 from nx_tricount.algorithms import count_raw
-from nx_tricount.algorithms.shares import add_raw, work_shares
 from nx_tricount.execution import phases
 from nx_tricount.gpu.peers import to_current_gpu
 from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.catalog import ALGORITHMS
 from nx_tricount.planning.spread import REPLICA_MIN_ROWS
 from nx_tricount.preprocess.prepare import prepare_undirected
+from test_replicated import shares_sum
 
 pytestmark = pytest.mark.gpu
 
@@ -47,9 +47,7 @@ def test_gpu_shares_add_up_to_the_whole_count(edges, algorithm, orientation, ord
     parameters = {"total_layout": "inline"} if algorithm == "merge" and mode == "total" else {}
     whole = count_raw(prepared, algorithm, mode, "gpu", parameters)
     for shares in (2, 5):
-        total = None
-        for share in work_shares(prepared, algorithm, shares):
-            total = add_raw(total, count_raw(prepared, algorithm, mode, "gpu", parameters, share))
+        total = shares_sum(prepared, algorithm, mode, shares, "gpu", parameters)
         if mode == "total":
             assert total == whole > 0
         else:
@@ -62,9 +60,7 @@ def test_gpu_weighted_shares_add_up(edges):
     prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree", values=values)
     for algorithm in ALGORITHMS:
         whole = count_raw(prepared, algorithm, "per_node", "gpu")
-        total = None
-        for share in work_shares(prepared, algorithm, 3):
-            total = add_raw(total, count_raw(prepared, algorithm, "per_node", "gpu", None, share))
+        total = shares_sum(prepared, algorithm, "per_node", 3, "gpu")
         cupy.testing.assert_allclose(total[0] + total[1], whole[0] + whole[1], rtol=1e-12, atol=0)
 
 

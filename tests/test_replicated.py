@@ -17,6 +17,7 @@ from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.catalog import ALGORITHMS
 from nx_tricount.planning.spread import REPLICA_MIN_ROWS, SHARES_PER_WORKER, decide, whole_bytes
 from nx_tricount.preprocess.prepare import prepare_undirected
+from test_partitions import _settings
 
 #: (orientation, ordering) of each algorithm's own preprocessing and one other.
 PREPROCESSINGS = [("id", "degree"), ("degree", "none")]
@@ -28,10 +29,11 @@ def edges():
     return src, dst, int(max(src.max(), dst.max())) + 1
 
 
-def shares_sum(prepared, algorithm, mode, shares):
+def shares_sum(prepared, algorithm, mode, shares, device="cpu", parameters=None):
+    """The raw counts of ``shares`` shares of ``prepared``, added up."""
     total = None
     for share in work_shares(prepared, algorithm, shares):
-        total = add_raw(total, count_raw(prepared, algorithm, mode, vertices=share))
+        total = add_raw(total, count_raw(prepared, algorithm, mode, device, parameters, share))
     return total
 
 
@@ -119,21 +121,8 @@ def test_the_cpu_engine_records_its_shares():
 # -------------------------------------------------------------- the plan
 
 
-def settings(**given):
-    base = dict(
-        partitions=None,
-        partitioning="hashed",
-        memory_limit=None,
-        regime="auto",
-        devices="auto",
-        distributed=None,
-        progress=None,
-    )
-    return {**base, **given}
-
-
 def test_replicated_on_one_cpu_runs_its_shares_one_after_another():
-    spread = decide(10**6, 10**5, "cpu", settings(regime="replicated"))
+    spread = decide(10**6, 10**5, "cpu", _settings(regime="replicated"))
     assert (spread.regime, spread.executor, spread.parts, spread.shares) == (
         "replicated",
         "serial",
@@ -144,19 +133,19 @@ def test_replicated_on_one_cpu_runs_its_shares_one_after_another():
 
 
 def test_auto_counts_whole_on_one_worker():
-    spread = decide(REPLICA_MIN_ROWS * 4, 10**6, "cpu", settings())
+    spread = decide(REPLICA_MIN_ROWS * 4, 10**6, "cpu", _settings())
     assert (spread.regime, spread.executor) == ("whole", "whole")
 
 
 def test_replicated_refuses_partitions_and_a_graph_over_the_limit():
     with pytest.raises(ValueError, match="regime='replicated'.*partitions=3"):
-        decide(1000, 100, "cpu", settings(regime="replicated", partitions=3))
+        decide(1000, 100, "cpu", _settings(regime="replicated", partitions=3))
     with pytest.raises(ValueError, match="needs the whole graph on each worker"):
-        decide(10**6, 10**5, "cpu", settings(regime="replicated", memory_limit=whole_bytes(10**6) - 1))
+        decide(10**6, 10**5, "cpu", _settings(regime="replicated", memory_limit=whole_bytes(10**6) - 1))
 
 
 def test_partitioned_regime_and_a_graph_over_the_limit_are_partitioned():
-    spread = decide(10**6, 10**5, "cpu", settings(memory_limit=whole_bytes(10**6) - 1))
+    spread = decide(10**6, 10**5, "cpu", _settings(memory_limit=whole_bytes(10**6) - 1))
     assert spread.regime == "partitioned" and spread.parts > 1
 
 

@@ -137,7 +137,8 @@ def dask_transitivity(edges, source="source", target="target", *, partitions=2, 
         if n == 0:
             return 0
         parts, degree = _prepare(edges, source, target, n, p)
-        counts = _task_counts(_frame_partition(n, p), parts, _frame_tasks(p), (algorithm, "total", "cpu", {}))
+        tasks = CountTask.all_of(p)
+        counts = _task_counts(_frame_partition(n, p), parts, tasks, (algorithm, "total", "cpu", {}))
         # The triads in the same graph as the tasks: the frame is shuffled once.
         found = dict(finished([dask.delayed(_pair_sum)(degree), *counts], _current_client()))
         triads = found.pop(0)
@@ -209,10 +210,6 @@ def _current_client():
 
 
 # ------------------------------------------------- edges in a Dask DataFrame
-
-
-def _frame_tasks(p):
-    return [CountTask(i, j, k, p) for i in range(p) for j in range(p) for k in range(p)]
 
 
 def _frame_partition(n, p):
@@ -365,7 +362,7 @@ def _per_node_frame(parts, n, p, algorithm):
     import dask
     import dask.dataframe as dd
 
-    tasks = _frame_tasks(p)
+    tasks = CountTask.all_of(p)
     counts = _task_counts(_frame_partition(n, p), parts, tasks, (algorithm, "per_node", "cpu", {}))
     # Every vertex is in a block of some task (c, ., .): each class sums its blocks.
     by_class = []

@@ -75,7 +75,7 @@ def run(plan, prepared, mode):
         partition = _fitting_split(prepared, spread)
     if spread.parts_on_host:
         partition = _on_host(partition)
-    every_task = _tasks(partition.p)
+    every_task = CountTask.all_of(partition.p)
     tasks = counted_tasks(partition, every_task)
     logger.info(
         "tricount: %d tasks of %d parts per side (%s partition, %d without triangles skipped; %s), %d arcs",
@@ -103,11 +103,6 @@ def run(plan, prepared, mode):
     return total.counts(plan, prepared)
 
 
-def _tasks(p):
-    """The ``p³`` tasks of a partition of ``p`` parts per side."""
-    return [CountTask(i, j, k, p) for i in range(p) for j in range(p) for k in range(p)]
-
-
 def _fitting_split(prepared, spread):
     """``prepared`` split into the spread's parts; where the plan chose them from
     its estimate (about ``3 / p²`` of the arcs a task) and the real largest task
@@ -116,8 +111,12 @@ def _fitting_split(prepared, spread):
     partition = split(prepared, spread.parts, spread.scheme)
     if spread.parts_configured or spread.memory_limit is None or spread.scheme != "hashed":
         return partition
-    largest = min(MAX_PARTITIONS, max(prepared.n, 2))
-    while largest_task_bytes(partition, _tasks(partition.p)) > spread.memory_limit and partition.p < largest:
+
+    def over_limit(partition):
+        return largest_task_bytes(partition, CountTask.all_of(partition.p)) > spread.memory_limit
+
+    most = min(MAX_PARTITIONS, max(prepared.n, 2))
+    while partition.p < most and over_limit(partition):
         logger.info(
             "tricount: a task of %d parts per side needs more than the memory limit of %s bytes: "
             "%d parts per side",

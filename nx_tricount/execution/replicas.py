@@ -12,6 +12,7 @@ The kernels are the whole count's: a share only narrows the base vertices
 they start from, so every algorithm and mode splits exactly.
 """
 
+import collections
 import queue
 import threading
 import time
@@ -64,10 +65,10 @@ def _on_gpus(prepared, shares, arguments, devices):
     on the GPU of ``prepared``; the first error of a thread is raised here."""
     import cupy
 
+    from ..gpu.peers import to_current_gpu
+
     home = prepared.indptr.device.id
-    pending = queue.Queue()
-    for share in shares:
-        pending.put(share)
+    pending = collections.deque(shares)  # popleft and clear are atomic
     finished = queue.Queue()
     copies = {home: prepared}
     locks = {d: threading.Lock() for d in devices}
@@ -79,15 +80,15 @@ def _on_gpus(prepared, shares, arguments, devices):
                 with locks[device_id]:  # two workers of one GPU share its copy
                     copied = device_id not in copies
                     if copied:
-                        copies[device_id] = _copy_here(prepared)
+                        copies[device_id] = _moved(prepared, to_current_gpu)
                 graph = copies[device_id]
                 cupy.cuda.get_current_stream().synchronize()
                 counting = time.perf_counter()
                 raw, taken = None, 0
                 while True:
                     try:
-                        share = pending.get_nowait()
-                    except queue.Empty:
+                        share = pending.popleft()
+                    except IndexError:  # none left
                         break
                     raw = add_raw(raw, count_raw(graph, *arguments, share))
                     taken += 1
@@ -104,7 +105,7 @@ def _on_gpus(prepared, shares, arguments, devices):
                 )
                 finished.put(raw)
         except BaseException as exc:  # raised again in the caller's thread
-            _drain(pending)
+            pending.clear()  # the other workers stop after their share
             finished.put(exc)
 
     threads = [threading.Thread(target=work, args=(w, d), daemon=True) for w, d in enumerate(devices)]
@@ -116,8 +117,6 @@ def _on_gpus(prepared, shares, arguments, devices):
     for raw in raws:
         if isinstance(raw, BaseException):
             raise raw
-    from ..gpu.peers import to_current_gpu
-
     with cupy.cuda.Device(home):
         started = time.perf_counter()
         total = None
@@ -129,29 +128,17 @@ def _on_gpus(prepared, shares, arguments, devices):
     return total
 
 
-def _copy_here(prepared):
-    """``prepared``'s graph on the current GPU (a peer copy), without its
-    derived arrays (each GPU derives its own) and vertex map."""
-    from ..gpu.peers import to_current_gpu
-
+def _moved(prepared, move):
+    """``prepared``'s graph with ``move`` applied to each array a count reads,
+    without its derived arrays (each copy derives its own) and vertex map."""
     arrays = {name: getattr(prepared, name) for name in _GRAPH_ARRAYS}
-    copies = {name: None if a is None else to_current_gpu(a) for name, a in arrays.items()}
-    return replace(prepared, perm=None, derived={}, **copies)
+    moved = {name: None if a is None else move(a) for name, a in arrays.items()}
+    return replace(prepared, perm=None, derived={}, **moved)
 
 
 def _graph_bytes(prepared):
-    return sum(
-        getattr(prepared, name).nbytes for name in _GRAPH_ARRAYS if getattr(prepared, name) is not None
-    )
-
-
-def _drain(pending):
-    """Leave no share for the other threads, so that they stop."""
-    while True:
-        try:
-            pending.get_nowait()
-        except queue.Empty:
-            return
+    arrays = (getattr(prepared, name) for name in _GRAPH_ARRAYS)
+    return sum(a.nbytes for a in arrays if a is not None)
 
 
 def _on_dask(prepared, shares, arguments):
@@ -163,9 +150,7 @@ def _on_dask(prepared, shares, arguments):
     from .dask import finished
 
     client = get_client()
-    on_host = {name: None if (a := getattr(prepared, name)) is None else to_host(a) for name in _GRAPH_ARRAYS}
-    graph = replace(prepared, perm=None, derived={}, **on_host)
-    [scattered] = client.scatter([graph], broadcast=True, hash=False)
+    [scattered] = client.scatter([_moved(prepared, to_host)], broadcast=True, hash=False)
     count = dask.delayed(_count_on_worker, pure=False)
     tasks = [count(scattered, share, *arguments) for share in shares]
     xp = module_of(prepared.indptr)
@@ -182,11 +167,7 @@ def _count_on_worker(graph, share, algorithm, mode, device, parameters):
         import cupy
 
         if _ON_GPU not in graph.derived:  # the host copy's own cache, never a count
-            on_gpu = {
-                name: None if (a := getattr(graph, name)) is None else to_module(a, cupy)
-                for name in _GRAPH_ARRAYS
-            }
-            graph.derived[_ON_GPU] = replace(graph, derived={}, **on_gpu)
+            graph.derived[_ON_GPU] = _moved(graph, lambda a: to_module(a, cupy))
         graph = graph.derived[_ON_GPU]
     raw = count_raw(graph, algorithm, mode, device, parameters, share)
     return raw if isinstance(raw, int) else np.ascontiguousarray(to_host(raw))

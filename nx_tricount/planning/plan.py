@@ -26,7 +26,7 @@ from ..classes.graph import TriGraph
 from ..classes.preparation import statistics as graph_statistics
 from ..gpu.runtime import free_memory
 from ..io.convert import from_networkx
-from ..metadata.catalog import ALGORITHMS
+from ..metadata.catalog import ALGORITHMS, SCALE_OUT
 from ..metadata.config import (
     KERNEL_PARAMETERS,
     check_choice,
@@ -65,6 +65,11 @@ class CountTask:
     j: int = 0
     k: int = 0
     parts: int = 1
+
+    @staticmethod
+    def all_of(p):
+        """The ``p³`` tasks of ``p`` parts per side, ``(i, j, k)`` in order."""
+        return tuple(CountTask(i, j, k, p) for i in range(p) for j in range(p) for k in range(p))
 
 
 @dataclass(frozen=True)
@@ -118,8 +123,7 @@ class Plan:
     @property
     def tasks(self):
         """The counts whose results are combined: ``p³`` of them for ``p`` parts per side."""
-        p = self.spread.parts
-        return tuple(CountTask(i, j, k, p) for i in range(p) for j in range(p) for k in range(p))
+        return CountTask.all_of(self.spread.parts)
 
     @property
     def preparation_device(self):
@@ -161,6 +165,9 @@ def current_config():
 
 #: Marks a scale-out setting not given to :func:`make_plan` (None is a value of some).
 _CONFIGURED = object()
+
+#: The per-call choices of :func:`make_plan`; None takes the configured one.
+_CHOICE_KEYS = ("algorithm", "orientation", "ordering", "device")
 
 
 def make_plan(
@@ -292,52 +299,28 @@ def make_plan(
     )
 
 
-def plan_for(
-    statistics,
-    *,
-    algorithm=None,
-    orientation=None,
-    ordering=None,
-    device=None,
-    weighted=False,
-    total=False,
-    partitions=_CONFIGURED,
-    partitioning=_CONFIGURED,
-    memory_limit=_CONFIGURED,
-    regime=_CONFIGURED,
-    devices=_CONFIGURED,
-    distributed=_CONFIGURED,
-    progress=_CONFIGURED,
-):
+def plan_for(statistics, *, weighted=False, total=False, **given):
     """:func:`make_plan` of a graph of ``statistics``
-    (:class:`~nx_tricount.classes.preparation.Statistics`), with its keywords.
+    (:class:`~nx_tricount.classes.preparation.Statistics`), with its keywords:
+    ``weighted``, ``total`` and the settings (``algorithm``, ``orientation``,
+    ``ordering``, ``device`` and the scale-out ones), each unset or
+    :data:`_CONFIGURED` taken from the configuration.
 
     The decisions alone: no conversion, and no launch but the mean endpoint
     degree's, which the statistics sample when the GPU rule asks for it.
     """
+    unknown = sorted(set(given) - {*_CHOICE_KEYS, *SCALE_OUT})
+    if unknown:
+        raise TypeError(f"plan_for() got an unexpected keyword argument {unknown[0]!r}")
     config = current_config()
-    requested = {
-        "algorithm": algorithm,
-        "orientation": orientation,
-        "ordering": ordering,
-        "device": device,
-    }
+    requested = {key: given.get(key) for key in _CHOICE_KEYS}
     check_environment(config, requested)
     settings = {
         key: check_choice(key, config[key] if value is None else value) for key, value in requested.items()
     }
-    given = dict(
-        partitions=partitions,
-        partitioning=partitioning,
-        memory_limit=memory_limit,
-        regime=regime,
-        devices=devices,
-        distributed=distributed,
-        progress=progress,
-    )
     scale = {
-        key: config[key] if value is _CONFIGURED else check_scale_out(key, value)
-        for key, value in given.items()
+        key: config[key] if given.get(key, _CONFIGURED) is _CONFIGURED else check_scale_out(key, given[key])
+        for key in SCALE_OUT
     }
     chosen_device, reason = choose_device(settings["device"], statistics, total)
     reasons = [reason]

@@ -164,3 +164,32 @@ kept_keys(const long long* __restrict__ keys, const bool* __restrict__ kept, lon
                    if (c) out[at] = keys[i];
                });
 }
+
+// The keys of one range of the key space, in their order (KEY_SENTINEL in none):
+// the ranges are cut by `cuts` ascending splitters, range h holding the keys from
+// splitters[h - 1] up to splitters[h]. A stable compaction in two launches of one
+// grid, one pair for each range (nx_tricount/preprocess/together.py).
+__device__ __forceinline__ long long in_range(const long long* __restrict__ keys, long long i,
+                                              const long long* __restrict__ splitters, int cuts,
+                                              int range) {
+    long long key = keys[i];
+    if (key == KEY_SENTINEL) return 0;
+    int h = 0;
+    while (h < cuts && key >= splitters[h]) ++h;
+    return h == range;
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+range_totals(const long long* __restrict__ keys, long long m, const long long* __restrict__ splitters,
+             int cuts, int range, long long chunk, long long* totals) {
+    chunk_total(m, chunk, totals, [&](long long i) { return in_range(keys, i, splitters, cuts, range); });
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+range_keys(const long long* __restrict__ keys, long long m, const long long* __restrict__ splitters,
+           int cuts, int range, long long chunk, const long long* __restrict__ totals, long long* out) {
+    scan_chunk(m, chunk, totals, [&](long long i) { return in_range(keys, i, splitters, cuts, range); },
+               [&](long long i, long long at, long long c) {
+                   if (c) out[at] = keys[i];
+               });
+}

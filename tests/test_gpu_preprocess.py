@@ -107,6 +107,22 @@ def test_gpu_ops_equal_host_ops(name):
     for dtype in (np.int32, np.int64):
         same("csr_of_sorted_keys", padded, n, dtype, arc_keys.size)
 
+    # Keys cut into ranges (SENTINEL in none), empty ranges and no cut included.
+    real = keys[keys != host_ops.SENTINEL]
+    for splitters in ([], [int(np.median(real))] if real.size else [0], [0, 0, host_ops.SENTINEL]):
+        expected = host_ops.keys_by_range(keys, splitters)
+        got = gpu_ops.keys_by_range(cp.asarray(keys), splitters)
+        assert len(got) == len(expected) == len(splitters) + 1
+        for g, c in zip(got, expected):
+            _assert_same(g, c)
+    # Distinct edges of keys in any order, as the deduplication finds them.
+    shuffled = np.random.default_rng(3).permutation(keys)
+    host_graph = host_ops.distinct_keys_graph(shuffled.copy(), n)
+    gpu_graph = gpu_ops.distinct_keys_graph(cp.asarray(shuffled), n)
+    _assert_same(gpu_graph.lo, host_graph.lo)
+    _assert_same(gpu_graph.hi, host_graph.hi)
+    _assert_same(gpu_graph.degree, host_graph.degree)
+
     # The deduplication: the GPU's keeps its sorted keys, compacted when read.
     simple = host_ops.deduplicate(src, dst, n)
     kept = gpu_ops.deduplicate(g_src, g_dst, n)

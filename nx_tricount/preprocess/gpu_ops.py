@@ -18,7 +18,15 @@ import numpy as np
 
 from . import host_ops
 from .dedup import SENTINEL, SimpleGraph, deduplicated, index_dtype  # noqa: F401  (SENTINEL: of the seam)
-from .gpu_rows import compact_kept, ids_of, launch, loop_free, sorted_copy, values_by_key
+from .gpu_rows import (
+    compact_kept,
+    ids_of,
+    keys_by_range,  # noqa: F401  (of the seam: host_ops.keys_by_range)
+    launch,
+    loop_free,
+    sorted_copy,
+    values_by_key,
+)
 
 __all__ = [*host_ops.__all__, "KeptKeysGraph"]
 
@@ -239,8 +247,14 @@ def deduplicate(src, dst, n, *, values=None, unique=False):
         return loop_free(src, dst, n, values)
     if values is not None or unique:
         return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
-    keys = edge_keys(src, dst, n)
-    keys.sort()  # in place: cupy.sort would copy them first
+    return distinct_keys_graph(edge_keys(src, dst, n), n)
+
+
+def distinct_keys_graph(keys, n):
+    """:func:`.host_ops.distinct_keys_graph`: the keys sorted in place (cupy.sort
+    would copy them first) and their distinct ones marked, without the compaction:
+    a :class:`KeptKeysGraph`, with no synchronisation."""
+    keys.sort()
     kept, degree, count = _distinct_and_degrees(keys, n)
     return KeptKeysGraph(n, keys, kept, degree, count)
 

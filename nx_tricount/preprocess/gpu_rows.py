@@ -26,6 +26,7 @@ __all__ = [
     "values_by_key",
     "loop_free",
     "compact_kept",
+    "keys_by_range",
 ]
 
 #: Most blocks of a chunked scan's two launches: each block adds up the totals of
@@ -132,3 +133,25 @@ def compact_kept(keys, kept, count):
         launch_scan("kept_totals", blocks, (kept, np.int64(m), np.int64(chunk), totals))
         launch_scan("kept_keys", blocks, (keys, kept, np.int64(m), np.int64(chunk), totals, out))
     return out
+
+
+def keys_by_range(keys, splitters):
+    """The int64 ``keys`` of each range cut by the ascending ``splitters`` (Python
+    ints; :data:`~.dedup.SENTINEL` keys in none), each in order: a chunked
+    compaction per range, and one synchronisation per range (its size)."""
+    import cupy
+
+    keys = cupy.ascontiguousarray(keys)
+    cuts = cupy.asarray(splitters, dtype=np.int64)
+    m = keys.size
+    blocks, chunk = scan_chunks(m)
+    totals = cupy.empty(blocks, dtype=np.int64)
+    ranges = []
+    for h in range(len(splitters) + 1):
+        common = (keys, np.int64(m), cuts, np.int32(len(splitters)), np.int32(h), np.int64(chunk))
+        launch_scan("range_totals", blocks, (*common, totals))
+        out = cupy.empty(int(totals.sum()), dtype=np.int64)
+        if out.size:
+            launch_scan("range_keys", blocks, (*common, totals, out))
+        ranges.append(out)
+    return ranges

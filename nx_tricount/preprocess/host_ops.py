@@ -11,7 +11,7 @@ import sys
 import numpy as np
 from numba import njit, prange
 
-from .dedup import SENTINEL, deduplicated
+from .dedup import SENTINEL, SimpleGraph, deduplicated, index_dtype, unique_keys
 
 __all__ = [
     "SENTINEL",
@@ -26,6 +26,8 @@ __all__ = [
     "sorted_keys",
     "oriented_keys",
     "deduplicate",
+    "distinct_keys_graph",
+    "keys_by_range",
     "scatter_add",
     "id_range",
 ]
@@ -201,6 +203,31 @@ def deduplicate(src, dst, n, *, values=None, unique=False):
     :func:`~.simplify.simple_graph`): :func:`~.dedup.deduplicated` with this
     module's primitives."""
     return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
+
+
+def distinct_keys_graph(keys, n):
+    """The :class:`~.dedup.SimpleGraph` of the edges of :func:`edge_keys` (any
+    order, repeats and :data:`~.dedup.SENTINEL` allowed): each once, ``lo`` sorted,
+    with the degrees they give."""
+    keys, _ = unique_keys(keys, None)
+    lo, hi = unpack_keys(keys, n, index_dtype(n))
+    return SimpleGraph(n, lo, hi, endpoint_counts(lo, hi, n, a_sorted=True))
+
+
+def keys_by_range(keys, splitters):
+    """The int64 ``keys`` of each range cut by the ascending ``splitters`` (Python
+    ints): range ``h`` holds those from ``splitters[h - 1]`` up to
+    ``splitters[h]``, in their order; :data:`SENTINEL` keys are in none."""
+    edges = [None, *splitters, None]
+    ranges = []
+    for h in range(len(splitters) + 1):
+        mine = keys != SENTINEL
+        if edges[h] is not None:
+            mine &= keys >= edges[h]
+        if edges[h + 1] is not None:
+            mine &= keys < edges[h + 1]
+        ranges.append(keys[mine])
+    return ranges
 
 
 def scatter_add(target, index, values):

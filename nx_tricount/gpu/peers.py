@@ -3,7 +3,7 @@ other's (peer access, over NVLink or PCIe), never through host memory."""
 
 import threading
 
-__all__ = ["to_current_gpu"]
+__all__ = ["to_current_gpu", "copy_into"]
 
 _enabled = set()
 _lock = threading.Lock()
@@ -15,19 +15,32 @@ def to_current_gpu(array):
     on it finished)."""
     import cupy
 
-    here = cupy.cuda.Device().id
-    source = array.device.id
-    if source == here:
+    if array.device.id == cupy.cuda.Device().id:
         return array
-    _enable_peer_access(here, source)
+    copy = cupy.empty(array.shape, dtype=array.dtype)
+    copy_into(copy, array)
+    return copy
+
+
+def copy_into(target, array):
+    """Copy ``array`` (CuPy, on any GPU, ready) into ``target``, a contiguous
+    array of its size and dtype on the current GPU: a copy queued on the current
+    stream, peer to peer where the two GPUs differ."""
+    import cupy
+
+    if target.size != array.size or target.dtype != array.dtype:
+        raise ValueError(
+            f"copy_into: {array.size} items of {array.dtype} into {target.size} of {target.dtype}"
+        )
+    source = array.device.id
+    if source != target.device.id:
+        _enable_peer_access(target.device.id, source)
     if not array.flags.c_contiguous:
         with cupy.cuda.Device(source):
             array = cupy.ascontiguousarray(array)
             cupy.cuda.get_current_stream().synchronize()
-    copy = cupy.empty(array.shape, dtype=array.dtype)
     if array.nbytes:
-        copy.data.copy_from_device_async(array.data, array.nbytes, cupy.cuda.get_current_stream())
-    return copy
+        target.data.copy_from_device_async(array.data, array.nbytes, cupy.cuda.get_current_stream())
 
 
 def _enable_peer_access(here, source):

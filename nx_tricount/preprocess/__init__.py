@@ -16,6 +16,7 @@ from .orientation import ORIENTATIONS
 from .prepare import Prepared, prepare_arcs, prepare_simple, prepare_undirected
 from .simplify import simple_graph, simplify_directed, simplify_undirected
 from .streamed import STREAMED, PartitionedGraph, prepare_streamed
+from .together import REPLICAS, prepare_together
 
 __all__ = [
     "SimpleGraph",
@@ -41,4 +42,6 @@ __all__ = [
     "STREAMED",
     "PartitionedGraph",
     "prepare_streamed",
+    "REPLICAS",
+    "prepare_together",
 ]

@@ -12,7 +12,7 @@ from .ordering import BEFORE_ORIENTATION, arc_order, relabel, vertex_order
 from .orientation import arc_keys, orient
 from .simplify import simple_graph, simplify_directed
 
-__all__ = ["Prepared", "prepare_simple", "prepare_undirected", "prepare_arcs"]
+__all__ = ["Prepared", "prepare_simple", "prepare_undirected", "prepare_arcs", "ascending_arcs"]
 
 
 @dataclass
@@ -146,13 +146,19 @@ def prepare_simple(simple, *, orientation, ordering):
         arcs = keys.size
     degree = degree if perm is None else degree[perm]
     indptr, indices, rows, values = csr_from_keys(keys, n, dtype, simple.values, arcs=arcs)
+    ascending = ascending_arcs(orientation, ordering)
+    return Prepared(n, indptr, indices, rows, values, perm, degree, orientation, ordering, ascending)
+
+
+def ascending_arcs(orientation, ordering):
+    """Whether every arc of a CSR so prepared goes to a higher id
+    (:attr:`Prepared.ascending`)."""
     # Arcs go to higher ids under id orientation while the ids follow the
     # original order or the degrees; degree orientation on ascending-degree
     # ids is the same orientation.
-    ascending = ordering in BEFORE_ORIENTATION and (
+    return ordering in BEFORE_ORIENTATION and (
         orientation == "id" or (orientation == "degree" and ordering == "degree")
     )
-    return Prepared(n, indptr, indices, rows, values, perm, degree, orientation, ordering, ascending)
 
 
 def prepare_arcs(src, dst, n):

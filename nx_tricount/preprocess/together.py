@@ -1,0 +1,239 @@
+"""One oriented CSR prepared by several GPUs at once, each ending with its own
+copy: the preparation of the replicated regime (TRUST §5.1 keeps the whole
+oriented graph on every GPU; here the GPUs also share the work of making it,
+``docs/algorithms.md``, "Several GPUs: the replicated regime").
+
+Each step runs on every worker at once (a thread per GPU), and a worker reads
+what the others made in the step before straight from their memory (peer
+copies, :mod:`nx_tricount.gpu.peers`):
+
+1. **Distinct edges.** Worker ``g`` takes the ``g``-th slice of the edge rows,
+   from host memory or the GPU that holds them, and makes their edge keys; each
+   key goes to the worker that owns its range of keys (splitters drawn from a
+   sample of every worker's keys), which sorts the keys it owns, marks the
+   distinct ones and counts their degrees.
+2. **Degrees.** Each worker adds up every worker's degree counts: the ordering
+   and orientation of every edge are then known everywhere.
+3. **Arcs by source.** Each worker orients its edges, and each arc goes to the
+   worker that owns its source's range of ids (splitters at the start of a row,
+   drawn from a sample again), which sorts its arcs into its rows of the CSR.
+4. **The copies.** Each worker gathers every worker's rows, in order, and adds
+   up their row pointers.
+
+Every copy is the CSR :func:`~.prepare.prepare_simple` makes of the same graph,
+array for array: the same ordering and orientation rules on the same degrees,
+the arcs sorted. The orientations and orderings prepared so are those that need
+only the degrees (:data:`~.streamed.STREAMED`). Workers given as ``"cpu"`` run
+the same steps one after another on NumPy arrays (the tests' reference).
+"""
+
+import copy
+import threading
+
+import numpy as np
+
+from ..gpu.device import module_of, to_host, to_module
+from . import host_ops
+from .dedup import SENTINEL, index_dtype
+from .ops import ops_for
+from .ordering import relabel, vertex_order
+from .prepare import Prepared, ascending_arcs
+from .streamed import STREAMED
+
+__all__ = ["REPLICAS", "prepare_together"]
+
+#: Key of the first worker's ``Prepared.derived`` that holds the other GPUs'
+#: copies, by GPU id.
+REPLICAS = "replicas"
+
+#: Keys each worker adds to the sample its splitters are drawn from.
+SAMPLES_PER_WORKER = 4096
+
+
+def prepare_together(src, dst, n, *, orientation, ordering, devices):
+    """The oriented CSR of an undirected edge list, prepared on ``devices`` together.
+
+    Parameters
+    ----------
+    src, dst : integer arrays
+        Edges in either or both directions, duplicates and self-loops allowed:
+        NumPy arrays, or CuPy arrays on any of the GPUs.
+    n : int
+    orientation : {"id", "degree"}
+    ordering : {"none", "degree"}
+    devices : sequence of int, or of "cpu"
+        The workers: GPU ids (one may repeat), or ``"cpu"`` for each of several
+        workers on NumPy arrays.
+
+    Returns
+    -------
+    list of Prepared
+        Each worker's copy, on its device; the first holds the vertex map
+        (``perm``), the others none.
+    """
+    if (orientation, ordering) not in STREAMED:
+        raise ValueError(
+            f"orientation {orientation!r} with ordering {ordering!r} cannot be prepared by "
+            f"several GPUs together; accepted: {sorted(STREAMED)}"
+        )
+    devices = tuple(devices)
+    on_cpu = [d == "cpu" for d in devices]
+    if not devices or (any(on_cpu) and not all(on_cpu)):
+        raise ValueError(f"devices must be GPU ids or 'cpu' workers, not a mix or none; got {devices!r}")
+    workers = len(devices)
+    bounds = [int(src.size) * g // workers for g in range(workers + 1)]
+
+    def edge_keys(g):
+        rows = slice(bounds[g], bounds[g + 1])
+        here_src, here_dst = _here(src[rows], devices[g]), _here(dst[rows], devices[g])
+        keys = ops_for(here_src).edge_keys(here_src, here_dst, n)
+        return keys, _sample(keys)
+
+    keyed = _each(devices, edge_keys)
+    splitters = _splitters([sample for _, sample in keyed], workers)
+    buckets = _each(devices, lambda g: ops_for(keyed[g][0]).keys_by_range(keyed[g][0], splitters))
+    keyed = None  # each step frees what the next no longer reads
+
+    def distinct(g):
+        owned = _gathered([bucket[g] for bucket in buckets], devices[g])
+        return ops_for(owned).distinct_keys_graph(owned, n)
+
+    simple = _each(devices, distinct)
+    buckets = None
+    degree = _each(devices, lambda g: _sum_of([graph.degree for graph in simple], devices[g]))
+    dtype = index_dtype(n)
+
+    def arcs(g):
+        perm = vertex_order(ordering, degree[g])
+        perm = None if perm is None else perm.astype(dtype)
+        rank = None if perm is None else relabel(perm, n)
+        graph = copy.copy(simple[g])
+        graph.degree = degree[g]  # the whole graph's: its own edges' degrees were a share
+        keys, _ = ops_for(degree[g]).oriented_keys(orientation, graph, rank)
+        return keys, _sample(keys), perm
+
+    oriented = _each(devices, arcs)
+    simple = None
+    row_starts = _row_starts(_splitters([sample for _, sample, _ in oriented], workers), n)
+    arc_buckets = _each(devices, lambda g: ops_for(oriented[g][0]).keys_by_range(oriented[g][0], row_starts))
+
+    def rows(g):
+        owned = _gathered([bucket[g] for bucket in arc_buckets], devices[g])
+        owned.sort()
+        return ops_for(owned).csr_of_sorted_keys(owned, n, dtype, owned.size)
+
+    pieces = _each(devices, rows)
+    arc_buckets = None
+    ascending = ascending_arcs(orientation, ordering)
+
+    def whole(g):
+        indptr = _sum_of([piece[0] for piece in pieces], devices[g])
+        indices = _gathered([piece[1] for piece in pieces], devices[g])
+        arc_rows = _gathered([piece[2] for piece in pieces], devices[g])
+        perm = oriented[g][2]
+        new_degree = degree[g] if perm is None else degree[g][perm]
+        return Prepared(
+            n,
+            indptr,
+            indices,
+            arc_rows,
+            None,
+            perm if g == 0 else None,
+            new_degree,
+            orientation,
+            ordering,
+            ascending,
+        )
+
+    return _each(devices, whole)
+
+
+def _each(devices, work):
+    """``[work(g) for each worker g]``: on GPUs, a thread per worker on its
+    device, each waiting for its GPU's work to finish, so that the next step's
+    peers read finished arrays; the first error is raised here."""
+    if devices[0] == "cpu":
+        return [work(g) for g in range(len(devices))]
+    import cupy
+
+    results = [None] * len(devices)
+    errors = []
+
+    def run(g):
+        try:
+            with cupy.cuda.Device(devices[g]):
+                results[g] = work(g)
+                cupy.cuda.get_current_stream().synchronize()
+        except BaseException as exc:  # raised again in the caller's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(g,), daemon=True) for g in range(len(devices))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def _here(array, device):
+    """``array`` on the worker's device: host memory, or the current GPU (a peer
+    copy from another GPU, or through pinned staging from host memory)."""
+    if device == "cpu":
+        return to_host(array)
+    import cupy
+
+    from ..gpu.peers import to_current_gpu
+
+    return to_module(array, cupy) if module_of(array) is np else to_current_gpu(array)
+
+
+def _gathered(arrays, device):
+    """The arrays one after another on the worker's device, each copied once
+    into its place."""
+    if device == "cpu":
+        return np.concatenate([to_host(a) for a in arrays])
+    import cupy
+
+    from ..gpu.peers import copy_into
+
+    out = cupy.empty(sum(int(a.size) for a in arrays), dtype=arrays[0].dtype)
+    start = 0
+    for array in arrays:
+        copy_into(out[start : start + array.size], array)
+        start += array.size
+    return out
+
+
+def _sum_of(arrays, device):
+    """The element-wise sum of the arrays, on the worker's device."""
+    total = _here(arrays[0], device).copy()
+    for array in arrays[1:]:
+        total += _here(array, device)
+    return total
+
+
+def _sample(keys):
+    """About :data:`SAMPLES_PER_WORKER` of ``keys``, evenly spaced, in host memory."""
+    stride = max(1, int(keys.size) // SAMPLES_PER_WORKER)
+    return to_host(module_of(keys).ascontiguousarray(keys[::stride]))
+
+
+def _splitters(samples, workers):
+    """``workers - 1`` keys cutting the pooled samples into about equal ranges
+    (:data:`SENTINEL` where there is no key: the ranges after it stay empty)."""
+    pooled = np.sort(np.concatenate(samples))
+    pooled = pooled[pooled != SENTINEL]
+    if pooled.size == 0:
+        return [SENTINEL] * (workers - 1)
+    return [int(pooled[pooled.size * h // workers]) for h in range(1, workers)]
+
+
+def _row_starts(splitters, n):
+    """Each arc key of ``splitters`` moved back to the start of its source's row,
+    so that every row falls in one range."""
+    real = [key for key in splitters if key != SENTINEL]
+    sources, _ = host_ops.unpack_keys(np.asarray(real, dtype=np.int64), n, np.int64)
+    starts = host_ops.packed_keys(sources, np.zeros_like(sources), n).tolist()
+    return starts + [SENTINEL] * (len(splitters) - len(real))

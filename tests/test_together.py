@@ -1,0 +1,107 @@
+"""Preparing one oriented CSR on several workers together
+(``preprocess/together.py``), on the CPU's NumPy workers: every worker's copy
+is the CSR one worker prepares, array for array, for any edge list and any
+number of workers; and the plan asks for it only where it applies.
+tests/test_gpu_replicated.py runs it on GPUs."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nx_tricount.io.generators import rmat_edges
+from nx_tricount.planning.spread import Spread, together
+from nx_tricount.preprocess import host_ops
+from nx_tricount.preprocess.prepare import prepare_undirected
+from nx_tricount.preprocess.streamed import STREAMED
+from nx_tricount.preprocess.together import prepare_together
+
+ARRAYS = ("indptr", "indices", "rows", "degree")
+
+
+def assert_same_csr(copies, whole):
+    """Each copy equal to ``whole`` (values and dtypes); the first alone with its vertex map."""
+    for g, copy in enumerate(copies):
+        for name in ARRAYS:
+            ours, theirs = getattr(copy, name), getattr(whole, name)
+            assert ours.dtype == theirs.dtype, name
+            np.testing.assert_array_equal(ours, theirs, err_msg=name)
+        assert (copy.n, copy.orientation, copy.ordering) == (whole.n, whole.orientation, whole.ordering)
+        assert copy.ascending == whole.ascending
+        if g == 0 and whole.perm is not None:
+            np.testing.assert_array_equal(copy.perm, whole.perm)
+        else:
+            assert copy.perm is None
+
+
+@pytest.mark.parametrize("orientation, ordering", sorted(STREAMED))
+@pytest.mark.parametrize("workers", [1, 2, 3, 5])
+def test_every_worker_holds_the_csr_one_worker_prepares(orientation, ordering, workers):
+    src, dst = rmat_edges(10, 8, seed=6)
+    n = int(max(src.max(), dst.max())) + 1
+    whole = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+    copies = prepare_together(
+        src, dst, n, orientation=orientation, ordering=ordering, devices=["cpu"] * workers
+    )
+    assert len(copies) == workers and whole.m > 0
+    assert_same_csr(copies, whole)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    edges=st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), max_size=60),
+    workers=st.integers(1, 4),
+    preprocessing=st.sampled_from(sorted(STREAMED)),
+)
+def test_any_edge_list_on_any_number_of_workers(edges, workers, preprocessing):
+    """Duplicates, both directions, self-loops, isolated vertices, no edge at all,
+    and more workers than edges."""
+    src = np.array([u for u, _ in edges], dtype=np.int32)
+    dst = np.array([v for _, v in edges], dtype=np.int32)
+    orientation, ordering = preprocessing
+    whole = prepare_undirected(src, dst, 13, orientation=orientation, ordering=ordering)
+    copies = prepare_together(
+        src, dst, 13, orientation=orientation, ordering=ordering, devices=["cpu"] * workers
+    )
+    assert_same_csr(copies, whole)
+
+
+def test_distinct_keys_graph_is_the_deduplication():
+    src, dst = rmat_edges(8, 8, seed=2)
+    n = int(max(src.max(), dst.max())) + 1
+    keys = host_ops.edge_keys(src, dst, n)
+    ours = host_ops.distinct_keys_graph(keys[::-1].copy(), n)
+    theirs = host_ops.deduplicate(src, dst, n)
+    for name in ("lo", "hi", "degree"):
+        np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
+
+
+def test_preprocessing_beyond_the_degrees_and_mixed_workers_are_refused():
+    src = dst = np.zeros(1, dtype=np.int32)
+    with pytest.raises(ValueError, match="cannot be prepared by several GPUs together"):
+        prepare_together(src, dst, 1, orientation="a-direction", ordering="none", devices=["cpu"])
+    with pytest.raises(ValueError, match="not a mix or none"):
+        prepare_together(src, dst, 1, orientation="id", ordering="none", devices=["cpu", 0])
+    with pytest.raises(ValueError, match="not a mix or none"):
+        prepare_together(src, dst, 1, orientation="id", ordering="none", devices=[])
+
+
+REPLICATED_ON_GPUS = Spread(executor="gpus", regime="replicated", shares=16, devices=(0, 1))
+
+
+@pytest.mark.parametrize(
+    "spread, orientation, ordering, simple_unweighted, pipeline, resident",
+    [
+        (REPLICATED_ON_GPUS, "id", "degree", True, "sorted", True),  # edges on a GPU
+        (REPLICATED_ON_GPUS, "id", "degree", False, "sorted", False),  # weighted or directed
+        (REPLICATED_ON_GPUS, "id", "degree", True, "hashed", False),  # one launch on one GPU
+        (REPLICATED_ON_GPUS, "a-direction", "none", True, "sorted", False),  # more than the degrees
+        (REPLICATED_ON_GPUS, "id", "a-order", True, "sorted", False),
+        (Spread(executor="serial", regime="replicated", shares=8), "id", "degree", True, "sorted", False),
+        (Spread(executor="gpus", devices=(0, 1), parts=2), "id", "degree", True, "sorted", False),
+    ],
+)
+def test_the_plan_prepares_together_only_where_it_applies(
+    spread, orientation, ordering, simple_unweighted, pipeline, resident
+):
+    assert together(spread, orientation, ordering, simple_unweighted, pipeline, resident) is spread

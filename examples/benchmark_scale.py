@@ -65,7 +65,9 @@ def run(src, dst, scale, setting, device, repeats):
         # What ran: a spread count records its plan; a whole count records nothing.
         ran = next((r for r in records if r["worker"] == "plan"), None)
         if ran is None:
-            ran = dict(regime="whole", parts=1, devices=[], prepared_on=device, in_parts=False)
+            ran = dict(
+                regime="whole", parts=1, devices=[], prepared_on=device, in_parts=False, together=False
+            )
             plan = nx_tricount.make_plan(G, device=device, algorithm=algorithm, total=True)
             ran["algorithm"] = plan.algorithm
         row = dict(
@@ -76,6 +78,7 @@ def run(src, dst, scale, setting, device, repeats):
             parts=ran["parts"],
             prepared_on=ran["prepared_on"],
             in_parts=ran["in_parts"],
+            together=ran["together"],
             regime=ran["regime"],
             gpus=max(1, len(ran["devices"])),
             from_edges_s=round(built - start, 3),

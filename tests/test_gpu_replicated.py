@@ -1,7 +1,8 @@
 """The replicated regime on GPUs (run on a GPU machine): each algorithm's shares
-on the GPU add up to its whole count in every mode; two workers of one GPU and,
-where the host has them, two GPUs, count every mode as one GPU does, with each
-worker's phases recorded; and the plan uses one GPU where a second does not pay."""
+on the GPU add up to its whole count in every mode; the GPUs prepare the graph
+together into the CSR one GPU prepares; two workers of one GPU and, where the
+host has them, two GPUs, count every mode as one GPU does, with each worker's
+phases recorded; and the plan uses one GPU where a second does not pay."""
 
 import networkx as nx
 import numpy as np
@@ -15,7 +16,10 @@ from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.catalog import ALGORITHMS
 from nx_tricount.planning.spread import REPLICA_MIN_ROWS
 from nx_tricount.preprocess.prepare import prepare_undirected
+from nx_tricount.preprocess.streamed import STREAMED
+from nx_tricount.preprocess.together import prepare_together
 from test_replicated import shares_sum
+from test_together import ARRAYS
 
 pytestmark = pytest.mark.gpu
 
@@ -64,6 +68,32 @@ def test_gpu_weighted_shares_add_up(edges):
         cupy.testing.assert_allclose(total[0] + total[1], whole[0] + whole[1], rtol=1e-12, atol=0)
 
 
+def _workers():
+    """GPU ids for two workers: two GPUs where the host has them, else the current one twice."""
+    here = cupy.cuda.Device().id
+    return [here, 1 - here] if _gpus() > 1 and here < 2 else [here, here]
+
+
+@pytest.mark.parametrize("orientation, ordering", sorted(STREAMED))
+@pytest.mark.parametrize("edges_on", ["gpu", "host"])
+def test_gpus_prepare_together_the_csr_one_gpu_prepares(edges, orientation, ordering, edges_on):
+    src, dst, n = edges
+    whole = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
+    if edges_on == "host":
+        src, dst = cupy.asnumpy(src), cupy.asnumpy(dst)
+    devices = _workers()
+    copies = prepare_together(src, dst, n, orientation=orientation, ordering=ordering, devices=devices)
+    assert whole.m > 0
+    for g, (copy, device) in enumerate(zip(copies, devices)):
+        assert copy.indptr.device.id == copy.indices.device.id == device
+        for name in ARRAYS:
+            ours, theirs = getattr(copy, name), getattr(whole, name)
+            assert ours.dtype == theirs.dtype and cupy.array_equal(cupy.asarray(ours.get()), theirs), name
+        assert (copy.perm is None) == (g > 0 or whole.perm is None)
+        if copy.perm is not None:
+            assert cupy.array_equal(copy.perm, whole.perm)
+
+
 def _every_mode(G, devices, regime):
     with nx.config.backends.tricount(devices=devices, regime=regime), phases.collect() as records:
         results = (
@@ -94,16 +124,40 @@ def test_two_workers_of_one_gpu_count_as_one_gpu():
 
 
 @pytest.mark.usefixtures("two_gpus")
-def test_two_gpus_count_as_one_gpu_and_copy_the_graph_once():
+def test_two_gpus_count_as_one_gpu():
     G = _graph()
     whole, _ = _every_mode(G, "auto", "auto")
     spread, records = _every_mode(G, "all", "replicated")
     assert spread == whole
     workers = [r for r in records if isinstance(r["worker"], int)]
-    # Four counts, two GPUs each: the second GPU gets its copy of each graph.
+    # Four counts, every GPU in each (its copy prepared with the others, or sent).
     assert sorted({r["device"] for r in workers}) == list(range(_gpus()))
-    assert any(r["bytes"] > 0 for r in workers if r["device"] != cupy.cuda.Device().id)
     assert any(r["worker"] == "combine" for r in records)
+
+
+def test_the_gpus_prepare_an_unweighted_count_together_and_copy_a_weighted_one():
+    G = _graph()
+    nx.set_edge_attributes(G, {e: 1.0 + (sum(e) % 3) for e in G.edges}, "weight")
+    here = cupy.cuda.Device().id
+    devices = _workers()
+    expected = (nx.transitivity(G), nx.clustering(G, weight="weight"))
+    with nx.config.backends.tricount(devices=devices, regime="replicated"):
+        plan = nx_tricount.make_plan(G, device="gpu", algorithm="wedge")
+        assert plan.spread.prepared_together and "prepared together" in str(plan), plan
+        with phases.collect() as unweighted:
+            transitivity = nx.transitivity(G, backend="tricount", device="gpu", algorithm="wedge")
+        with phases.collect() as weighted:
+            clustering = nx.clustering(
+                G, weight="weight", backend="tricount", device="gpu", algorithm="wedge"
+            )
+    assert transitivity == pytest.approx(expected[0], rel=1e-15)
+    assert clustering == pytest.approx(expected[1], rel=1e-12)
+    assert [r["devices"] for r in unweighted if r["worker"] == "prepare"] == [devices]
+    assert [r["together"] for r in unweighted + weighted if r["worker"] == "plan"] == [True, False]
+    # Prepared together, no GPU is sent a copy; a weighted count's graph is copied.
+    assert all(r["bytes"] == 0 for r in unweighted if isinstance(r["worker"], int))
+    others = [r["bytes"] for r in weighted if isinstance(r["worker"], int) and r["device"] != here]
+    assert all(size > 0 for size in others) and (others or devices == [here, here])
 
 
 @pytest.mark.usefixtures("two_gpus")

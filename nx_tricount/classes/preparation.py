@@ -7,6 +7,7 @@ structure                 cache key                                            m
 endpoint degree estimate  ``("endpoint degree", device)``                      :class:`Statistics`
 simple graph              ``("simple", device)``                               :func:`simple_graph`
 oriented CSR              ``("oriented", orientation, ordering, device, w)``   :func:`oriented_csr`
+the same, on each GPU     ``("replicated", orientation, ordering, devices)``   :func:`replicated_csr`
 hashed CSR                ``("hashed", device, counted)``                      :func:`hashed_csr`
 successor CSR (arcs)      ``("arcs", device)``                                 :func:`successor_csr`
 normalised edge values    ``("values", w, device)``                            :func:`normalised_weights`
@@ -53,6 +54,7 @@ __all__ = [
     "simple_graph",
     "mean_endpoint_degree",
     "oriented_csr",
+    "replicated_csr",
     "hashed_csr",
     "partitioned_graph",
     "successor_csr",
@@ -211,6 +213,37 @@ def oriented_csr(G, orientation, ordering, device, weight=None, *, pipeline="sor
         return preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
 
     return G.cached(("oriented", orientation, ordering, device, weight), build)
+
+
+def replicated_csr(G, orientation, ordering, devices):
+    """The oriented CSR of ``G``'s simple undirected graph, prepared by the GPUs
+    ``devices`` together (:func:`~nx_tricount.preprocess.together.prepare_together`):
+    the current GPU's copy, the others' in its ``derived[REPLICAS]`` by GPU id.
+
+    Returns
+    -------
+    Prepared
+    """
+
+    def build():
+        import cupy
+
+        current = cupy.cuda.Device().id
+        ordered = list(devices)
+        ordered.remove(current)  # the plan made sure it is one of them
+        ordered.insert(0, current)  # the current GPU leads: it holds the results
+        copies = preprocess.prepare_together(
+            G.src, G.dst, G.n, orientation=orientation, ordering=ordering, devices=ordered
+        )
+        home = copies[0]
+        others = {}
+        for device, prepared in zip(ordered[1:], copies[1:]):
+            if device != current:
+                others.setdefault(device, prepared)
+        home.derived[preprocess.REPLICAS] = others
+        return home
+
+    return G.cached(("replicated", orientation, ordering, tuple(devices)), build)
 
 
 def hashed_csr(G, device, *, count_triangles=False):

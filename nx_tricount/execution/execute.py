@@ -66,6 +66,7 @@ def run(plan, prepared, mode):
         devices=list(spread.devices),
         prepared_on=spread.preparation_device,
         in_parts=spread.prepared_in_parts,
+        together=spread.prepared_together,
     )
     if spread.regime == "replicated":
         return replicas.run(plan, prepared, mode)

@@ -6,8 +6,9 @@ none is left, and the shares' raw counts added where the graph was prepared.
 The workers, as the plan's spread names them (``Spread.executor``): ``serial``,
 the shares one after another on the count's device; ``gpus``, a thread per entry
 of ``devices``, each GPU given its copy of the graph straight from the GPU that
-prepared it; ``dask``, the current client's workers, each given the graph once
-(host memory; on a worker's GPU it is copied once and kept for its shares).
+prepared it, or making it with the others (``Spread.prepared_together``);
+``dask``, the current client's workers, each given the graph once (host memory;
+on a worker's GPU it is copied once and kept for its shares).
 The kernels are the whole count's: a share only narrows the base vertices
 they start from, so every algorithm and mode splits exactly.
 """
@@ -23,6 +24,7 @@ import numpy as np
 from ..algorithms import as_counts, count_raw
 from ..algorithms.shares import add_raw, work_shares
 from ..gpu.device import module_of, to_host, to_module
+from ..preprocess.together import REPLICAS
 from . import phases
 
 __all__ = ["run"]
@@ -70,7 +72,8 @@ def _on_gpus(prepared, shares, arguments, devices):
     home = prepared.indptr.device.id
     pending = collections.deque(shares)  # popleft and clear are atomic
     finished = queue.Queue()
-    copies = {home: prepared}
+    # Prepared by the GPUs together, each has its copy already.
+    copies = {home: prepared, **prepared.derived.get(REPLICAS, {})}
     locks = {d: threading.Lock() for d in devices}
 
     def work(worker, device_id):

@@ -35,7 +35,7 @@ from ..metadata.config import (
     config_from_environment,
 )
 from .rules import choose_algorithm, choose_device, choose_merge_total, choose_pipeline
-from .spread import Spread, decide, streaming
+from .spread import Spread, decide, streaming, together
 
 __all__ = ["CountTask", "Plan", "make_plan", "plan_for", "current_config"]
 
@@ -151,6 +151,8 @@ class Plan:
             text += f" distributed={spread.distributed}"
         if spread.streamed:
             text += " streamed"
+        if spread.prepared_together:
+            text += " prepared_together"
         return text + "".join(f"\n  - {reason}" for reason in self.reasons + spread.reasons)
 
 
@@ -259,11 +261,15 @@ def make_plan(
        undirected graph prepared on the GPU with degree orientation on its own
        ids, of at most ``HASHED_MAX_ROWS`` edge rows and ``HASHED_MAX_VERTICES``
        vertices; ``"sorted"`` otherwise.
-    7. **Merge's total** (merge on the GPU): ``"fused"`` for a total counted
+    7. **Prepared together.** A replicated count on several GPUs, of edges in
+       host memory whose graph step 5 names, on the sorting pipeline, is prepared
+       by its GPUs together, each ending with its copy
+       (:func:`~nx_tricount.planning.spread.together`).
+    8. **Merge's total** (merge on the GPU): ``"fused"`` for a total counted
        whole on the hashed pipeline (its launch counts the triangles too);
        ``"inline"`` when a count reads at least ``GPU_INLINE_ARCS`` arcs (the
        edge rows, or about ``3 rows / p²`` per task); ``"csr"`` otherwise.
-    8. **Kernel parameters** set in the configuration for the chosen
+    9. **Kernel parameters** set in the configuration for the chosen
        algorithm, on the GPU.
 
     The thresholds and their measurements: docs/algorithms.md, "Choosing by
@@ -344,6 +350,7 @@ def plan_for(statistics, *, weighted=False, total=False, **given):
     spread = streaming(spread, orientation, ordering, simple_unweighted)
     pipeline, reason = choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted)
     reasons.append(reason)
+    spread = together(spread, orientation, ordering, simple_unweighted, pipeline, statistics.resident)
     merge_total = None
     if chosen == "merge" and chosen_device == "gpu":
         merge_total, reason = choose_merge_total(statistics.rows, spread, pipeline, total)

@@ -94,10 +94,15 @@ def choose_algorithm(statistics, device, spread, weighted):
             "(docs/benchmarks.md, 'auto: directed graphs on the GPU')"
         )
     if device == "gpu":
-        # An unweighted count starts from the simple graph: its build is queued
-        # while the estimate crosses, so the GPU has it to run meanwhile.
+        # An unweighted count on one GPU starts from the simple graph: its build is
+        # queued while the estimate crosses, so the GPU has it to run meanwhile. The
+        # GPUs of a replicated count may prepare edges in host memory together
+        # (spread.together): none of them builds it whole.
+        several = spread.regime == "replicated" and spread.executor == "gpus" and not statistics.resident
+        queue_simple = not weighted and not several
+
         def endpoint_degree():
-            return statistics.mean_endpoint_degree(device, then_simple_graph=not weighted)
+            return statistics.mean_endpoint_degree(device, then_simple_graph=queue_simple)
 
         return gpu_auto_algorithm(statistics.rows, endpoint_degree, weighted)
     return "hash", (

@@ -30,6 +30,7 @@ __all__ = [
     "SHARES_PER_WORKER",
     "decide",
     "streaming",
+    "together",
     "whole_bytes",
     "split_bytes",
     "task_bytes",
@@ -120,6 +121,10 @@ class Spread:
     parts_configured : bool
         ``parts`` is the ``partitions`` setting, not the plan's estimate (which
         execution may raise where a real task is over the limit).
+    prepared_together : bool
+        A replicated count on several GPUs whose GPUs prepare the graph together,
+        each ending with its copy (:mod:`~nx_tricount.preprocess.together`):
+        set by :func:`together`.
     """
 
     parts: int = 1
@@ -137,6 +142,7 @@ class Spread:
     regime: str | None = None
     shares: int = 1
     parts_configured: bool = False
+    prepared_together: bool = False
 
     def __post_init__(self):
         if self.regime is None:
@@ -378,6 +384,33 @@ def streaming(spread, orientation, ordering, simple_unweighted):
         f"orientation and {ordering} ordering need only the degrees"
     )
     return replace(spread, streamed=True, reasons=(*spread.reasons, reason))
+
+
+def together(spread, orientation, ordering, simple_unweighted, pipeline, resident):
+    """``spread`` with :attr:`Spread.prepared_together` decided: the GPUs of a
+    replicated count prepare its graph together when its edge rows are in host
+    memory (not ``resident``: each GPU moves its share over its own link), it is
+    the unweighted undirected simple graph (``simple_unweighted``) of the sorting
+    ``pipeline``, prepared by rules that need only the degrees, and the current
+    GPU is one of them (it holds the results). Edges already on a GPU are
+    prepared there and copied: on two H200s that took 0.107 s and a 13 ms copy
+    for R-MAT 25, against 0.130 s prepared together (docs/benchmarks.md,
+    "Several GPUs")."""
+    replicated_on_gpus = spread.regime == "replicated" and spread.executor == "gpus"
+    if not (replicated_on_gpus and not resident and simple_unweighted and pipeline == "sorted"):
+        return spread
+    if (orientation, ordering) not in STREAMED:
+        return spread
+    import cupy
+
+    if cupy.cuda.Device().id not in spread.devices:
+        return spread
+    reason = (
+        f"prepared together: the edges are in host memory, and each of the {len(spread.devices)} "
+        f"GPUs moves and prepares a share of them, then gathers the others' ({orientation} "
+        f"orientation and {ordering} ordering need only the degrees)"
+    )
+    return replace(spread, prepared_together=True, reasons=(*spread.reasons, reason))
 
 
 def _gpu_ids(devices):

@@ -79,8 +79,8 @@ def test_mean_endpoint_degree_by_hand():
     # Every endpoint of a cycle's rows occurs twice, whichever are drawn.
     cycle = from_edges(np.arange(7), (np.arange(7) + 1) % 7)
     calls = []
-    assert mean_endpoint_degree(cycle, "cpu", lambda: calls.append("queued")) == 2.0
-    assert calls == ["queued"]
+    assert mean_endpoint_degree(cycle, "cpu", lambda src, dst: calls.append(src.size + dst.size)) == 2.0
+    assert calls == [14]  # meanwhile gets the rows the estimate read
     # A star 0-1, 0-2, 0-3 and an edge 2-3 given twice and once reversed, and a
     # self-loop: the rows' endpoints occur 3, 1, 4, 4 and 2 times, so every drawn
     # endpoint's count is one of these and the estimate lies between them.
@@ -100,7 +100,7 @@ def test_mean_endpoint_degree_reads_its_estimate_when_meanwhile_fails(monkeypatc
     def sampled(src, dst, samples):
         return lambda: reads.append(samples) or 2 * samples
 
-    def failing():
+    def failing(src, dst):
         raise MemoryError("the deduplication did not fit")
 
     monkeypatch.setattr(host_ops, "sampled_degree_sum", sampled)

@@ -113,11 +113,12 @@ class Statistics:
         one, read only by the plan's rule for large graphs. With
         ``then_simple_graph`` the build of the simple graph the count starts from
         is queued on ``device`` while the estimate is read, so the GPU has it to
-        run meanwhile. 0.0 without a graph."""
+        run meanwhile, from the edge rows the estimate moved there. 0.0 without
+        a graph."""
         G = self.graph
         if G is None:
             return 0.0
-        meanwhile = (lambda: simple_graph(G, device)) if then_simple_graph else None
+        meanwhile = (lambda src, dst: simple_graph(G, device, (src, dst))) if then_simple_graph else None
         return G.cached(("endpoint degree", device), lambda: mean_endpoint_degree(G, device, meanwhile))
 
 
@@ -130,11 +131,12 @@ def statistics(G):
     return Statistics(int(G.src.size), G.n, G.directed, module_of(G.src) is not np, G)
 
 
-def simple_graph(G, device):
-    """The simple undirected graph of ``G``'s edge rows on ``device``."""
+def simple_graph(G, device, edges=None):
+    """The simple undirected graph of ``G``'s edge rows on ``device`` (``edges``:
+    the rows already moved there, if they were)."""
 
     def build():
-        src, dst = G.edges_on(device)
+        src, dst = G.edges_on(device) if edges is None else edges
         unique = G.unique_edges and not G.directed
         return preprocess.simple_graph(src, dst, G.n, unique=unique)
 
@@ -157,9 +159,10 @@ def mean_endpoint_degree(G, device, meanwhile=None):
     on every call and device. Counted on the rows as given (a repeated row and a
     self-loop count at each end). 0.0 without edges.
 
-    ``meanwhile``: a function called after the estimate is queued and before it
-    is read: on the GPU the caller queues its next work there (the count's
-    deduplication), and the estimate, one launch, is read without waiting for it.
+    ``meanwhile``: a function of the edge rows on ``device``, called after the
+    estimate is queued and before it is read: on the GPU the caller queues its
+    next work there (the count's deduplication), and the estimate, one launch, is
+    read without waiting for it.
     """
     src, dst = G.edges_on(device)
     if src.size == 0:
@@ -167,7 +170,7 @@ def mean_endpoint_degree(G, device, meanwhile=None):
     total = ops_for(src).sampled_degree_sum(src, dst, ENDPOINT_SAMPLES)
     try:
         if meanwhile is not None:
-            meanwhile()
+            meanwhile(src, dst)
     finally:
         # Read even when meanwhile fails: on the GPU the launch writes to pinned memory
         # that the reader keeps alive until it has run.

@@ -97,12 +97,15 @@ def choose_algorithm(statistics, device, spread, weighted):
         # An unweighted count on one GPU starts from the simple graph: its build is
         # queued while the estimate crosses, so the GPU has it to run meanwhile. The
         # GPUs of a replicated count may prepare edges in host memory together
-        # (spread.together): none of them builds it whole.
+        # (spread.together), none of them whole: the estimate reads its samples in
+        # host memory, where moving every row to one GPU (17 GB of R-MAT 27) for it
+        # would cost more.
         several = spread.regime == "replicated" and spread.executor == "gpus" and not statistics.resident
-        queue_simple = not weighted and not several
 
         def endpoint_degree():
-            return statistics.mean_endpoint_degree(device, then_simple_graph=queue_simple)
+            if several:
+                return statistics.mean_endpoint_degree("cpu")
+            return statistics.mean_endpoint_degree(device, then_simple_graph=not weighted)
 
         return gpu_auto_algorithm(statistics.rows, endpoint_degree, weighted)
     return "hash", (

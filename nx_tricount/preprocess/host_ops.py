@@ -90,13 +90,22 @@ def sampled_degree_sum(src, dst, samples):
     drawn = np.where(np.arange(samples) & 1, dst[rows], src[rows]).astype(np.int64)
     ids, multiplicity = np.unique(drawn, return_counts=True)
     skip = counted_chunk_skip(src.size)
-    counted = (np.arange(src.size) // SAMPLE_CHUNK) % skip == 0
+    counted = _counted_rows(src.size, skip)
     counts = np.zeros(ids.size, dtype=np.int64)
     for ends in (src[counted], dst[counted]):
         at = np.minimum(np.searchsorted(ids, ends), ids.size - 1)
         counts += np.bincount(at[ids[at] == ends], minlength=ids.size)
     total = skip * int(np.dot(multiplicity, counts))
     return lambda: total
+
+
+def _counted_rows(rows, skip):
+    """The rows of every ``skip``-th chunk of :data:`SAMPLE_CHUNK` rows, made from
+    the chunks' starts (not a mask over all the rows: a large edge list counts a
+    few million of its billions)."""
+    starts = np.arange(0, rows, SAMPLE_CHUNK * skip, dtype=np.int64)
+    counted = (starts[:, None] + np.arange(SAMPLE_CHUNK, dtype=np.int64)).ravel()
+    return counted[counted < rows]
 
 
 def counted_chunk_skip(rows):

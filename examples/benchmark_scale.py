@@ -5,12 +5,14 @@ For each scale, the edges are drawn on the GPU chunk by chunk into host memory
 the host), then ``nx.transitivity`` counts them through the backend under each
 setting given (``memory_limit=8GB``, ``partitions=3,partitioning=range``,
 ``algorithm=merge``, ...; the empty setting is the default plan), on a fresh
-``TriGraph`` each run. It prints, as JSON lines: what ran (the
+``TriGraph`` each run (``--function average_clustering`` times that instead;
+``--dask-cuda`` starts a dask-cuda cluster of one worker per GPU for settings
+with ``distributed=dask``). It prints, as JSON lines: what ran (the
 plan's regime, parts and GPUs, where it prepared the graph and whether straight
 into its parts, as the count recorded it), ``from_edges`` and count seconds (wall clock), the peak
 of CuPy's memory pool, each worker's phases (copy of the graph, count, combine:
 seconds, and the bytes it moved; ``nx_tricount.execution.phases``), and the
-transitivity, which must be the same under every setting. ``--resident`` moves
+result, which must be the same under every setting. ``--resident`` moves
 the edges to the GPU first (a graph that fits one GPU, counted from there).
 
 Usage::
@@ -22,6 +24,7 @@ Usage::
 """
 
 import argparse
+import contextlib
 import json
 import time
 
@@ -44,7 +47,14 @@ def parse(setting):
     return result
 
 
-def run(src, dst, scale, setting, device, repeats):
+#: The functions ``--function`` times: each a NetworkX call on the graph.
+FUNCTIONS = {
+    "transitivity": nx.transitivity,
+    "average_clustering": nx.average_clustering,
+}
+
+
+def run(src, dst, scale, setting, device, repeats, function="transitivity"):
     """One JSON row per run of ``setting``."""
     rows = []
     for _ in range(repeats):
@@ -60,7 +70,7 @@ def run(src, dst, scale, setting, device, repeats):
         settings = parse(setting)
         algorithm = settings.pop("algorithm", None)
         with nx.config.backends.tricount(**settings), phases.collect() as records:
-            transitivity = nx.transitivity(G, backend="tricount", device=device, algorithm=algorithm)
+            result = FUNCTIONS[function](G, backend="tricount", device=device, algorithm=algorithm)
         done = time.perf_counter()
         # What ran: a spread count records its plan; a whole count records nothing.
         ran = next((r for r in records if r["worker"] == "plan"), None)
@@ -85,7 +95,8 @@ def run(src, dst, scale, setting, device, repeats):
             count_s=round(done - built, 3),
             phases=[r for r in records if r["worker"] != "plan"],
             peak_pool_gib=None if pool is None else round(pool.total_bytes() / 2**30, 2),
-            transitivity=transitivity,
+            function=function,
+            result=result,
         )
         print(json.dumps(row), flush=True)
         rows.append(row)
@@ -99,6 +110,12 @@ def main():
     parser.add_argument("--repeats", type=int, default=2, help="runs per setting (the first compiles)")
     parser.add_argument("--device", choices=["gpu", "cpu"], default="gpu")
     parser.add_argument("--resident", action="store_true", help="the edges in GPU memory (GPU 0)")
+    parser.add_argument("--function", choices=sorted(FUNCTIONS), default="transitivity")
+    parser.add_argument(
+        "--dask-cuda",
+        action="store_true",
+        help="start a dask-cuda LocalCUDACluster (one worker per GPU) for settings with distributed=dask",
+    )
     parser.add_argument(
         "--smoke", action="store_true", help="CPU, R-MAT 10, partitions 1 to 3, one under a memory limit"
     )
@@ -110,26 +127,37 @@ def main():
         for setting in ("", "memory_limit=1MB", "partitions=3", "partitions=3,partitioning=range"):
             rows += run(src, dst, 10, setting, "cpu", 1)
         assert rows[1]["parts"] > 1 and rows[1]["in_parts"], rows[1]
-        assert len({row["transitivity"] for row in rows}) == 1
+        assert len({row["result"] for row in rows}) == 1
         print("every partition gives the same transitivity")
         return
-    for scale in args.scales:
-        start = time.perf_counter()
-        if args.device == "gpu":
-            src, dst = rmat_edges_in_chunks(scale, 16, seed=scale)
-        else:
-            src, dst = rmat_edges(scale, 16, seed=scale)
-        if args.resident:
-            import cupy
+    with contextlib.ExitStack() as stack:
+        if args.dask_cuda:
+            import dask_cuda
+            import distributed
 
-            src, dst = cupy.asarray(src), cupy.asarray(dst)
-        generate_s = round(time.perf_counter() - start, 2)
-        print(json.dumps(dict(scale=scale, rows=int(src.size), generate_s=generate_s)))
-        rows = []
-        for setting in args.settings:
-            rows += run(src, dst, scale, setting, args.device, args.repeats)
-        assert len({row["transitivity"] for row in rows}) == 1, "the settings disagree"
-        del src, dst
+            cluster = stack.enter_context(dask_cuda.LocalCUDACluster(dashboard_address=None))
+            stack.enter_context(distributed.Client(cluster))
+        for scale in args.scales:
+            ladder(scale, args)
+
+
+def ladder(scale, args):
+    """Every setting on the R-MAT graph of ``scale``."""
+    start = time.perf_counter()
+    if args.device == "gpu":
+        src, dst = rmat_edges_in_chunks(scale, 16, seed=scale)
+    else:
+        src, dst = rmat_edges(scale, 16, seed=scale)
+    if args.resident:
+        import cupy
+
+        src, dst = cupy.asarray(src), cupy.asarray(dst)
+    generate_s = round(time.perf_counter() - start, 2)
+    print(json.dumps(dict(scale=scale, rows=int(src.size), generate_s=generate_s)))
+    rows = []
+    for setting in args.settings:
+        rows += run(src, dst, scale, setting, args.device, args.repeats, args.function)
+    assert len({row["result"] for row in rows}) == 1, "the settings disagree"
 
 
 if __name__ == "__main__":

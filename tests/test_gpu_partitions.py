@@ -204,6 +204,12 @@ def test_every_gpu_of_the_host_equals_one(rmat14):
         assert nx.triangles(G, backend="tricount", device="gpu") == expected
 
 
+def _borrowed_copies():
+    from nx_tricount.execution import replicas
+
+    return len(replicas._BORROWED)
+
+
 def test_dask_cuda_workers_equal_local(rmat14):
     """dask-cuda's GPU workers (one per GPU) count the tasks: hashed and range
     partitions, the parts the plan chooses for the workers (two tasks each at
@@ -246,3 +252,5 @@ def test_dask_cuda_workers_equal_local(rmat14):
             assert (spread.regime, spread.executor) == ("replicated", "dask")
             assert spread.shares == SHARES_PER_WORKER * workers
             assert calls() == expected
+        # The graph on this GPU was lent to the workers' GPUs, and their copies dropped after each count.
+        assert all(copies == 0 for copies in client.run(_borrowed_copies).values())

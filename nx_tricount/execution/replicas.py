@@ -7,23 +7,28 @@ The workers, as the plan's spread names them (``Spread.executor``): ``serial``,
 the shares one after another on the count's device; ``gpus``, a thread per entry
 of ``devices``, each GPU given its copy of the graph straight from the GPU that
 prepared it, or making it with the others (``Spread.prepared_together``);
-``dask``, the current client's workers, each given the graph once (host memory;
-on a worker's GPU it is copied once and kept for its shares).
+``dask``, the current client's workers, each given the graph once: a graph on
+the client's GPU lent to the workers' GPUs, each copying it peer to peer
+(:mod:`nx_tricount.gpu.ipc`), a host graph through host memory.
 The kernels are the whole count's: a share only narrows the base vertices
 they start from, so every algorithm and mode splits exactly.
 """
 
 import collections
 import queue
+import socket
 import threading
 import time
-from dataclasses import replace
+import uuid
+from concurrent.futures import CancelledError
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..algorithms import as_counts, count_raw
 from ..algorithms.shares import add_raw, work_shares
 from ..gpu.device import module_of, to_host, to_module
+from ..preprocess.prepare import Prepared
 from ..preprocess.together import REPLICAS
 from . import phases
 
@@ -145,27 +150,161 @@ def _graph_bytes(prepared):
 
 
 def _on_dask(prepared, shares, arguments):
-    """The raw count of ``shares`` on the current Dask client's workers (the
-    graph sent to each once), added on the device of ``prepared``."""
+    """The raw count of ``shares`` on the current Dask client's workers, added on
+    the device of ``prepared``. A graph on the client's GPU is lent to workers
+    of this host (CUDA IPC: each copies it peer to peer, once); else it is sent
+    to each worker once through host memory."""
     import dask
     from distributed import get_client
 
-    from .dask import finished
+    from .dask import RETRIES, finished
 
     client = get_client()
-    [scattered] = client.scatter([_moved(prepared, to_host)], broadcast=True, hash=False)
-    count = dask.delayed(_count_on_worker, pure=False)
-    tasks = [count(scattered, share, *arguments) for share in shares]
     xp = module_of(prepared.indptr)
-    total = None
-    for _, raw in finished(tasks, client):
-        total = add_raw(total, raw if isinstance(raw, int) else to_module(raw, xp))
-    return total
+    keep = None
+    if xp is not np and _workers_on_this_host(client):
+        graph, keep = _lent(prepared)
+    count = dask.delayed(_count_on_worker, pure=False)
+    total, remaining = None, list(shares)
+    try:
+        for _ in range(1 + RETRIES):
+            if keep is None:  # again on each attempt: a lost worker may have held its one copy
+                [graph] = client.scatter([_moved(prepared, to_host)], broadcast=True, hash=False)
+            lost, done = [], set()
+            tasks = [count(graph, share, *arguments) for share in remaining]
+            try:
+                for position, raw in finished(tasks, client):
+                    done.add(position)
+                    if isinstance(raw, _LentResult):
+                        raw = _fetched(raw, client)
+                        if raw is None:  # its worker ended before the copy: count it again
+                            lost.append(remaining[position])
+                            continue
+                    total = add_raw(total, raw if isinstance(raw, int) else to_module(raw, xp))
+            except CancelledError:  # the scattered graph was lost with a worker
+                lost += [share for position, share in enumerate(remaining) if position not in done]
+            if not lost:
+                return total
+            remaining = lost
+        raise RuntimeError(
+            f"tricount: {len(remaining)} share(s) lost their workers {1 + RETRIES} times before "
+            "their counts could be copied back"
+        )
+    finally:
+        if keep is not None:
+            client.run(_forget, graph.token)  # the workers' copies and results
+
+
+def _workers_on_this_host(client):
+    """Whether every worker of ``client`` runs on this host (where CUDA IPC reaches)."""
+    here = socket.gethostname()
+    return all(name == here for name in client.run(socket.gethostname).values())
+
+
+@dataclass(frozen=True)
+class _LentGraph:
+    """A prepared graph on the client's GPU as the workers reach it: each array
+    a :class:`~nx_tricount.gpu.ipc.Lent` (or None), with the graph's other fields."""
+
+    token: str
+    arrays: dict
+    fields: dict
+
+
+def _lent(prepared):
+    """``(_LentGraph, keep)`` of ``prepared`` (``keep``: what the client holds until the count is done)."""
+    from ..gpu.ipc import lend
+
+    arrays, keep = {}, []
+    for name in _GRAPH_ARRAYS:
+        array = getattr(prepared, name)
+        if array is None:
+            arrays[name] = None
+            continue
+        arrays[name], own = lend(array)
+        keep.append(own)
+    fields = {
+        name: getattr(prepared, name) for name in ("n", "orientation", "ordering", "ascending", "task_blocks")
+    }
+    return _LentGraph(uuid.uuid4().hex, arrays, fields), keep
+
+
+#: A worker's copies of the graphs lent to it, by token, until the client forgets them.
+_BORROWED = {}
+_BORROWED_LOCK = threading.Lock()
+#: A worker's raw counts of the shares of a lent graph, lent back to the client:
+#: token -> key -> the allocation lent, until the client has copied it.
+_RESULTS = collections.defaultdict(dict)
+
+
+@dataclass(frozen=True)
+class _LentResult:
+    """A share's raw per-node or per-arc counts, lent by the worker that counted them."""
+
+    token: str
+    key: str
+    array: object  # Lent
+    worker: str  # the lender's address
+
+
+def _fetched(result, client):
+    """The client's copy of a lent result (None: its worker is gone), which the
+    worker then drops."""
+    import cupy
+
+    from ..gpu.ipc import borrowed_copy
+
+    try:
+        array = borrowed_copy(result.array)
+    except cupy.cuda.runtime.CUDARuntimeError:
+        return None
+    # A worker gone since has nothing left to release.
+    client.run(_release, result.token, result.key, workers=[result.worker], on_error="ignore")
+    return array
+
+
+def _release(token, key):
+    with _BORROWED_LOCK:
+        _RESULTS.get(token, {}).pop(key, None)
+
+
+def _borrowed(lent):
+    """The worker's copy of a lent graph on its GPU, made once."""
+    from ..gpu.ipc import borrowed_copy
+
+    with _BORROWED_LOCK:
+        if lent.token not in _BORROWED:
+            arrays = {name: None if a is None else borrowed_copy(a) for name, a in lent.arrays.items()}
+            _BORROWED[lent.token] = Prepared(**lent.fields, **arrays)
+        return _BORROWED[lent.token]
+
+
+def _forget(token):
+    """Drop the worker's copy of a lent graph, and its results left (run on every
+    worker when its count is done)."""
+    with _BORROWED_LOCK:
+        _BORROWED.pop(token, None)
+        _RESULTS.pop(token, None)
 
 
 def _count_on_worker(graph, share, algorithm, mode, device, parameters):
-    """A share's raw count on a Dask worker, in host memory: on its GPU (the
-    graph copied there once, kept for the worker's later shares) or its CPU."""
+    """A share's raw count on a Dask worker, in host memory: on its GPU (a lent
+    graph copied there once; a host graph copied there once, kept for the
+    worker's later shares) or its CPU."""
+    if isinstance(graph, _LentGraph):
+        raw = count_raw(_borrowed(graph), algorithm, mode, device, parameters, share)
+        if isinstance(raw, int):
+            return raw
+        # Lent back: the client copies it GPU to GPU, not through a socket.
+        from ..gpu.ipc import lend
+
+        lent, own = lend(raw)
+        key = uuid.uuid4().hex
+        with _BORROWED_LOCK:
+            _RESULTS[graph.token][key] = own
+        from distributed import get_worker
+
+        return _LentResult(graph.token, key, lent, get_worker().address)
     if device == "gpu":
         import cupy
 

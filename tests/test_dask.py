@@ -119,6 +119,36 @@ def test_a_worker_killed_mid_run_still_gives_the_exact_count(client, scale, sett
     assert set(np.unique(list(client.run(os.getpid).values()))) != set(pids.values())
 
 
+@pytest.mark.parametrize(
+    "settings", [{"partitions": 3}, {"regime": "replicated"}], ids=["partitioned", "replicated"]
+)
+def test_scattered_data_lost_midway_is_scattered_again(client, monkeypatch, settings):
+    """Regression: Dask's memory manager keeps one copy of scattered data no task
+    holds yet, so a killed worker could take a part with it, and the count failed
+    with the futures cancelled. Here the first attempt loses its data after two
+    results; the count scatters again and counts the rest, exactly."""
+    from concurrent.futures import CancelledError
+
+    import nx_tricount.execution.dask as executor
+
+    src, dst = rmat_edges(11, 8, seed=11)
+    G = nx_tricount.from_edges(src, dst)
+    expected = nx.triangles(G, backend="tricount", device="cpu")
+    real, attempts = executor.finished, []
+
+    def losing(collections, client):
+        attempts.append(len(collections))
+        for taken, item in enumerate(real(collections, client)):
+            if len(attempts) == 1 and taken == 2:
+                raise CancelledError("lost with a worker")
+            yield item
+
+    monkeypatch.setattr(executor, "finished", losing)
+    with nx.config.backends.tricount(distributed="dask", **settings):
+        assert nx.triangles(G, backend="tricount", device="cpu") == expected
+    assert len(attempts) == 2 and attempts[1] == attempts[0] - 2
+
+
 # ------------------------------------------------- edges in a Dask DataFrame
 
 

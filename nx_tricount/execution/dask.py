@@ -36,6 +36,7 @@ the frame's integers (``0 .. n - 1``, ``n`` the largest plus one).
 
 import numbers
 import operator
+from concurrent.futures import CancelledError
 from dataclasses import replace
 
 import numpy as np
@@ -63,11 +64,23 @@ def results(plan, partition, tasks, mode):
     from distributed import get_client
 
     client = get_client()
-    keys = sorted({key for task in tasks for key in task_part_keys(task.i, task.j, task.k)})
-    scattered = client.scatter([partition.parts[key] for key in keys], broadcast=True, hash=False)
-    counts = _task_counts(partition, dict(zip(keys, scattered)), tasks, task_arguments(plan, mode))
-    for _, result in finished(counts, client):
-        yield result
+    arguments = task_arguments(plan, mode)
+    remaining = list(tasks)
+    for _ in range(1 + RETRIES):
+        keys = sorted({key for task in remaining for key in task_part_keys(task.i, task.j, task.k)})
+        scattered = client.scatter([partition.parts[key] for key in keys], broadcast=True, hash=False)
+        counts = _task_counts(partition, dict(zip(keys, scattered)), remaining, arguments)
+        done = set()
+        try:
+            for position, result in finished(counts, client):
+                done.add(position)
+                yield result
+            return
+        except CancelledError:
+            # Dask's memory manager keeps one copy of scattered data that no task
+            # holds yet: a lost worker may take a part with it. Scatter again.
+            remaining = [task for position, task in enumerate(remaining) if position not in done]
+    raise RuntimeError(f"tricount: {len(remaining)} task(s) lost their parts {1 + RETRIES} times")
 
 
 def dask_triangles(edges, source="source", target="target", *, partitions=2, algorithm="hash"):

@@ -15,6 +15,7 @@ they start from, so every algorithm and mode splits exactly.
 """
 
 import collections
+import os
 import queue
 import socket
 import threading
@@ -152,8 +153,8 @@ def _graph_bytes(prepared):
 def _on_dask(prepared, shares, arguments):
     """The raw count of ``shares`` on the current Dask client's workers, added on
     the device of ``prepared``. A graph on the client's GPU is lent to workers
-    of this host (CUDA IPC: each copies it peer to peer, once); else it is sent
-    to each worker once through host memory."""
+    in other processes of this host (CUDA IPC: each copies it peer to peer,
+    once); else it is sent to each worker once through host memory."""
     import dask
     from distributed import get_client
 
@@ -162,7 +163,7 @@ def _on_dask(prepared, shares, arguments):
     client = get_client()
     xp = module_of(prepared.indptr)
     keep = None
-    if xp is not np and _workers_on_this_host(client):
+    if xp is not np and _lendable(client):
         graph, keep = _lent(prepared)
     count = dask.delayed(_count_on_worker, pure=False)
     total, remaining = None, list(shares)
@@ -195,10 +196,12 @@ def _on_dask(prepared, shares, arguments):
             client.run(_forget, graph.token)  # the workers' copies and results
 
 
-def _workers_on_this_host(client):
-    """Whether every worker of ``client`` runs on this host (where CUDA IPC reaches)."""
-    here = socket.gethostname()
-    return all(name == here for name in client.run(socket.gethostname).values())
+def _lendable(client):
+    """Whether every worker of ``client`` runs in another process of this host:
+    where CUDA IPC reaches (a process cannot open its own handles)."""
+    here = (socket.gethostname(), os.getpid())
+    places = client.run(lambda: (socket.gethostname(), os.getpid())).values()
+    return all(host == here[0] and pid != here[1] for host, pid in places)
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,7 @@ class TriGraph:
         self._prepared = {}
         self._index = None
         self._label_list = None
+        self._node_keys = None
 
     def __repr__(self):
         kind = ("Multi" if self.multigraph else "") + ("DiGraph" if self.directed else "Graph")
@@ -174,6 +175,15 @@ class TriGraph:
             else:
                 self._label_list = host_labels(self.labels).tolist()
         return self._label_list
+
+    def node_keys(self):
+        """The nodes in id order as a list of Python objects, made once: the keys
+        of a dict of per-node results (an unlabeled graph's ids made once, not at
+        each dict, as NetworkX's nodes already exist)."""
+        if self._node_keys is None:
+            labels = self.label_list()
+            self._node_keys = labels if isinstance(labels, list) else list(labels)
+        return self._node_keys
 
     def _label_index(self):
         if self._index is None:

@@ -97,9 +97,7 @@ def per_node_result(G, selection, values):
     """Shape per-vertex Python values (a list in id order) as NetworkX does for
     the selection: a dict in G's or the container's order, or one value."""
     if selection is None:
-        if G.labels is None:  # the ids are the nodes: enumerate makes the keys as it goes
-            return dict(enumerate(values))
-        return dict(zip(G.label_list(), values))
+        return dict(zip(G.node_keys(), values))
     keys, ids, single, _ = selection
     if single:
         return values[ids[0]]

@@ -21,6 +21,12 @@ processes takes the median of ``SMALL_REPEATS`` calls and the host's pace (a
 pure-Python loop), and the table gives the median over the processes beside the
 lowest and the highest. Without a GPU it times the CPU engine from NumPy arrays.
 
+With --floor it times each dict call (``nx.triangles``, ``nx.clustering``), what
+it does once its counts are on the host (the values made Python objects and the
+dict built), and the CPython floor, ``dict(zip(nodes, values))`` from Python
+lists made beforehand, alternating: the second at most ``FLOOR_TARGET`` times
+the third.
+
 It prints one table, each figure beside its target (the project's GPU targets,
 from WeTriC and nx-cugraph measured on the same H100; none on the CPU), and
 writes the rows as JSON with --json.
@@ -31,6 +37,7 @@ Usage::
     python examples/benchmark_networkx.py --graphs g22 --calls directed_transitivity \
         --algorithms auto merge hash wedge      # the calls under each algorithm
     python examples/benchmark_networkx.py --small --json small.json   # five processes
+    python examples/benchmark_networkx.py --floor --cpu-scales 16 18   # dicts beside the floor
     python examples/benchmark_networkx.py --smoke    # R-MAT 8 on the CPU engine
 """
 
@@ -286,10 +293,85 @@ def bench(name, edges, device, calls, repeats, algorithms=("auto",)):
     return rows
 
 
+#: What returning a dict costs may take at most this many times the CPython
+#: floor, ``dict(zip(nodes, values))`` from Python lists (--floor).
+FLOOR_TARGET = 1.15
+
+
+def _dict_parts(G, device):
+    """For ``nx.triangles`` and ``nx.clustering`` of ``G``: ``(call, shaping)``,
+    the whole call and what it does once the count is on the host: the values
+    made Python objects and the dict built (``nxapi/node_selection.py``)."""
+    from nx_tricount.nxapi.node_selection import coefficient_values, per_node_result
+
+    counts = nx_tricount.triangles(G, device=device, as_frame=True)["triangles"].to_numpy()
+    ratio = nx_tricount.clustering(G, device=device, as_frame=True)["clustering"].to_numpy()
+    nonzero = ratio != 0  # a coefficient is 0 exactly where its triangles are
+    return {
+        "triangles": (nx.triangles, lambda: per_node_result(G, None, counts.tolist())),
+        "clustering": (nx.clustering, lambda: per_node_result(G, None, coefficient_values(ratio, nonzero))),
+    }
+
+
+def floor_rows(name, edges, device, repeats):
+    """Each dict call beside the CPython floor, alternating (the order turning
+    each round): the whole call on a fresh graph, its shaping of the counts into
+    the dict on a graph that made its dict before (its node keys made), and
+    ``dict(zip(nodes, values))`` from Python lists of the same nodes and values
+    made beforehand; medians of ``repeats`` rounds after a warm-up round."""
+    rows = []
+    for call, (function, shaping) in _dict_parts(_graph(edges, device), device).items():
+        result = function(_graph(edges, device), backend="tricount")
+        nodes, values = list(result), list(result.values())
+        timed = {
+            "call": lambda: function(_graph(edges, device), backend="tricount"),
+            "shaping": shaping,
+            "floor": lambda: dict(zip(nodes, values)),
+        }
+        assert timed["shaping"]() == result
+        times = {label: [] for label in timed}
+        labels = list(timed)
+        for round_ in range(repeats + 1):
+            # Each round in another order: none always follows the count's call.
+            for label in labels[round_ % 3 :] + labels[: round_ % 3]:
+                run = timed[label]
+                synchronise(device)
+                start = time.perf_counter()
+                kept = run()
+                synchronise(device)
+                if round_:
+                    times[label].append(1e3 * (time.perf_counter() - start))
+                del kept  # freed outside the clock
+        call_ms, shaping_ms, floor_ms = (statistics.median(times[label]) for label in timed)
+        ratio = round(shaping_ms / floor_ms, 3)
+        rows.append(
+            dict(
+                graph=name,
+                call=f"{call}_dict",
+                algorithm="auto",
+                nodes=len(nodes),
+                ms=round(call_ms, 3),
+                shaping_ms=round(shaping_ms, 3),
+                floor_ms=round(floor_ms, 3),
+                ratio=ratio,
+                target_ms=None,
+                met=ratio <= FLOOR_TARGET,
+            )
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
 def table(rows):
     print(f"\n{'graph':14s} {'call':38s} {'algorithm':9s} {'ms':>10s} {'target':>8s}  met")
     for r in rows:
-        if r["call"] == "auto_cost_pct":
+        if "floor_ms" in r:
+            met = "yes" if r["met"] else "NO"
+            print(
+                f"{r['graph']:14s} {r['call']:38s} {'':9s} {r['ms']:10.3f}  the dict {r['shaping_ms']:.3f}, "
+                f"floor {r['floor_ms']:.3f}: {r['ratio']:.2f}x (<= {FLOOR_TARGET})  {met}"
+            )
+        elif r["call"] == "auto_cost_pct":
             if r["target_pct"] is None:
                 target, met = "n/a", "(no target on the CPU)"
             else:
@@ -331,6 +413,12 @@ def main():
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--smoke", action="store_true", help="R-MAT 8 on the CPU engine")
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="the dict calls beside dict(zip(nodes, values)) instead (--cpu-scales: R-MAT on the CPU engine)",
+    )
+    parser.add_argument("--cpu-scales", type=int, nargs="+", help="--floor: R-MAT scales on the CPU engine")
+    parser.add_argument(
         "--small", action="store_true", help="whole counts of small graphs from GPU edge arrays instead"
     )
     args = parser.parse_args()
@@ -338,6 +426,15 @@ def main():
     if args.small:
         repeats = args.repeats or SMALL_REPEATS
         rows += small_rows(repeats) if args.processes == 1 else small_processes(args.processes, repeats)
+    elif args.floor and (args.cpu_scales or args.smoke):
+        for scale in args.cpu_scales or [8]:
+            src, dst = rmat_edges(scale, seed=scale)
+            rows += floor_rows(f"rmat{scale}", (src, dst, None), "cpu", args.repeats or 7)
+    elif args.floor:
+        for name in args.graphs:
+            src, dst, _ = _suite()[name]()
+            rows += floor_rows(name, (src, dst, None), "gpu", args.repeats or 7)
+            del src, dst
     elif args.smoke or not gpu_available():
         src, dst = rmat_edges(8, seed=8)
         weights = np.random.default_rng(1).random(src.size)

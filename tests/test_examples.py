@@ -136,6 +136,20 @@ def test_benchmark_networkx(tmp_path):
     assert "(no target on the CPU)" in out and "False" not in out and " NO" not in out
 
 
+def test_benchmark_networkx_floor(tmp_path):
+    """The dict calls beside the CPython floor: each row the call, what returning
+    its dict costs, the floor, and their ratio."""
+    args = ("--floor", "--smoke", "--repeats", "2", "--json", str(tmp_path / "floor.json"))
+    rc, out, err = run_example("benchmark_networkx.py", *args)
+    assert rc == 0, err
+    rows = json.loads((tmp_path / "floor.json").read_text())
+    assert [row["call"] for row in rows] == ["triangles_dict", "clustering_dict"]
+    for row in rows:
+        assert row["ms"] > row["shaping_ms"] > 0 and row["floor_ms"] > 0 and row["nodes"] > 0
+        assert row["ratio"] > 0 and row["met"] == (row["ratio"] <= 1.15)
+    assert "floor" in out
+
+
 def test_benchmark_networkx_small(tmp_path):
     """The small counts in two processes: each row their median, beside the lowest,
     the highest and each process's pace."""

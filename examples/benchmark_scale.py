@@ -20,12 +20,15 @@ Usage::
     python examples/benchmark_scale.py --scales 24 26 27 --settings "" "memory_limit=24GB"
     python examples/benchmark_scale.py --resident --scales 22 24 26 --settings "" "devices=all"
     python examples/benchmark_scale.py --device cpu --scales 16 --settings "partitions=4,partitioning=range"
+    python examples/benchmark_scale.py --scales 27 --gpus 1 2 4 8 --json strong.json   # strong scaling
+    python examples/benchmark_scale.py --scales 26 27 28 29 --gpus 1 2 4 8 --weak --json weak.json
     python examples/benchmark_scale.py --smoke      # CPU, R-MAT 10, 1 to 3 parts, one under a memory limit
 """
 
 import argparse
 import contextlib
 import json
+import statistics
 import time
 
 import networkx as nx
@@ -117,9 +120,23 @@ def main():
         help="start a dask-cuda LocalCUDACluster (one worker per GPU) for settings with distributed=dask",
     )
     parser.add_argument(
+        "--gpus",
+        type=int,
+        nargs="+",
+        help="GPU counts, each a setting devices=0;...;N-1 (in place of --settings): strong scaling",
+    )
+    parser.add_argument(
+        "--weak", action="store_true", help="with --gpus: the i-th scale on the i-th GPU count only"
+    )
+    parser.add_argument("--json", help="write every run and the scaling summary here")
+    parser.add_argument(
         "--smoke", action="store_true", help="CPU, R-MAT 10, partitions 1 to 3, one under a memory limit"
     )
     args = parser.parse_args()
+    if args.gpus:
+        args.settings = [gpus_setting(count) for count in args.gpus]
+    if args.weak and (not args.gpus or len(args.gpus) != len(args.scales)):
+        parser.error("--weak pairs each scale with a GPU count: give --gpus and --scales of one length")
     if args.smoke:
         src, dst = rmat_edges(10, 16, seed=10)
         rows = []
@@ -137,12 +154,53 @@ def main():
 
             cluster = stack.enter_context(dask_cuda.LocalCUDACluster(dashboard_address=None))
             stack.enter_context(distributed.Client(cluster))
-        for scale in args.scales:
-            ladder(scale, args)
+        rows = []
+        for position, scale in enumerate(args.scales):
+            settings = [args.settings[position]] if args.weak else args.settings
+            rows += ladder(scale, settings, args)
+    summary = scaling(rows, args.weak)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(runs=rows, scaling=summary), f, indent=1)
 
 
-def ladder(scale, args):
-    """Every setting on the R-MAT graph of ``scale``."""
+def gpus_setting(count):
+    """The setting of a count on GPUs ``0 .. count - 1``."""
+    return "devices=" + ";".join(str(d) for d in range(count))
+
+
+def scaling(rows, weak):
+    """Per scale (strong) or over the scales (``weak``), each setting's median
+    count seconds (of the runs after the first, which compiles, when there are
+    several) against the first setting's: the speed-up, or for weak scaling the
+    time's growth. Printed as JSON lines and returned."""
+    medians = {}
+    for row in rows:
+        medians.setdefault((row["scale"], row["setting"]), []).append(row["count_s"])
+    summary = []
+    groups = (
+        [list(medians)]
+        if weak
+        else [[k for k in medians if k[0] == s] for s in dict.fromkeys(k[0] for k in medians)]
+    )
+    for group in groups:
+        first = None
+        for scale, setting in group:
+            runs = medians[(scale, setting)]
+            median = statistics.median(runs[1:] if len(runs) > 1 else runs)
+            first = median if first is None else first
+            entry = dict(scale=scale, setting=setting, median_count_s=round(median, 4))
+            if weak:
+                entry["growth"] = round(median / first, 3)
+            else:
+                entry["speedup"] = round(first / median, 3)
+            print(json.dumps(entry), flush=True)
+            summary.append(entry)
+    return summary
+
+
+def ladder(scale, settings, args):
+    """Every setting on the R-MAT graph of ``scale``: the rows of its runs."""
     start = time.perf_counter()
     if args.device == "gpu":
         src, dst = rmat_edges_in_chunks(scale, 16, seed=scale)
@@ -155,9 +213,10 @@ def ladder(scale, args):
     generate_s = round(time.perf_counter() - start, 2)
     print(json.dumps(dict(scale=scale, rows=int(src.size), generate_s=generate_s)))
     rows = []
-    for setting in args.settings:
+    for setting in settings:
         rows += run(src, dst, scale, setting, args.device, args.repeats, args.function)
     assert len({row["result"] for row in rows}) == 1, "the settings disagree"
+    return rows
 
 
 if __name__ == "__main__":

@@ -115,6 +115,26 @@ def test_benchmark_scale():
     assert '"setting": "partitions=3,partitioning=range"' in out
 
 
+def test_benchmark_scale_summaries(tmp_path):
+    """Strong scaling: each setting's speed-up over the first, per scale; weak:
+    the i-th scale on the i-th GPU count (their devices unused by the CPU engine),
+    the time's growth over the first; both written with the runs."""
+    strong = ("--device", "cpu", "--scales", "9", "--settings", "", "partitions=2", "--repeats", "2")
+    rc, out, err = run_example("benchmark_scale.py", *strong, "--json", str(tmp_path / "strong.json"))
+    assert rc == 0, err
+    found = json.loads((tmp_path / "strong.json").read_text())
+    assert len(found["runs"]) == 4 and [e["setting"] for e in found["scaling"]] == ["", "partitions=2"]
+    assert found["scaling"][0]["speedup"] == 1.0 and found["scaling"][1]["speedup"] > 0
+    weak = ("--device", "cpu", "--scales", "8", "9", "--gpus", "1", "2", "--weak", "--repeats", "1")
+    rc, out, err = run_example("benchmark_scale.py", *weak, "--json", str(tmp_path / "weak.json"))
+    assert rc == 0, err
+    found = json.loads((tmp_path / "weak.json").read_text())
+    assert [(e["scale"], e["setting"]) for e in found["scaling"]] == [(8, "devices=0"), (9, "devices=0;1")]
+    assert found["scaling"][0]["growth"] == 1.0
+    rc, out, err = run_example("benchmark_scale.py", "--scales", "8", "9", "--gpus", "1", "--weak")
+    assert rc != 0 and "--weak pairs each scale with a GPU count" in err
+
+
 def test_benchmark_cudf(tmp_path):
     rc, out, err = run_example("benchmark_cudf.py", "--smoke", "--json", str(tmp_path / "cudf.json"))
     assert rc == 0, err

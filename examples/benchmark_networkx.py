@@ -230,28 +230,43 @@ def _suite():
     return GRAPHS
 
 
+def alternating_ms(timed, rounds, device):
+    """Median wall clock in ms of each of ``timed`` (label -> call) over ``rounds``
+    rounds after a warm-up round, the calls alternating in an order that turns
+    each round, so that none always follows another (on R-MAT 18 that changed
+    ``auto``'s share by a few percent); each result is freed outside the clock."""
+    labels = list(timed)
+    times = {label: [] for label in labels}
+    for round_ in range(rounds + 1):
+        turn = round_ % len(labels)
+        for label in labels[turn:] + labels[:turn]:
+            synchronise(device)
+            start = time.perf_counter()
+            kept = timed[label]()
+            synchronise(device)
+            if round_:
+                times[label].append(1e3 * (time.perf_counter() - start))
+            del kept
+    return {label: statistics.median(times[label]) for label in labels}
+
+
 def auto_cost_pct(edges, device, pairs=AUTO_PAIRS):
     """``auto``'s share of a transitivity: auto against its own choice named, the two
     calls alternating (each pair in turn order), medians of ``pairs`` each after a
     warm-up pair."""
     plan = nx_tricount.make_plan(_graph(edges, device), device=device)
     chosen = dict(algorithm=plan.algorithm, orientation=plan.orientation, ordering=plan.ordering)
-    settings = {"auto": dict(device=device), "named": dict(device=device, **chosen)}
-    times = {label: [] for label in settings}
-    for pair in range(pairs + 1):
-        # The pairs alternate their order (named, auto, auto, named, ...), so that
-        # neither call always follows the other: on R-MAT 18 that changed the share
-        # by a few percent.
-        order = ("auto", "named") if pair % 2 else ("named", "auto")
-        for label in order:
+    settings = {"named": dict(device=device, **chosen), "auto": dict(device=device)}
+
+    def transitivity(label):
+        def call():
             with nx.config.backends.tricount(**settings[label]):
-                synchronise(device)
-                start = time.perf_counter()
-                nx.transitivity(_graph(edges, device))
-                synchronise(device)
-            if pair:
-                times[label].append(1e3 * (time.perf_counter() - start))
-    auto, named = (statistics.median(times[label]) for label in settings)
+                return nx.transitivity(_graph(edges, device))
+
+        return call
+
+    medians = alternating_ms({label: transitivity(label) for label in settings}, pairs, device)
+    auto, named = medians["auto"], medians["named"]
     return 100 * (auto - named) / named, auto, named
 
 
@@ -329,20 +344,7 @@ def floor_rows(name, edges, device, repeats):
             "floor": lambda: dict(zip(nodes, values)),
         }
         assert timed["shaping"]() == result
-        times = {label: [] for label in timed}
-        labels = list(timed)
-        for round_ in range(repeats + 1):
-            # Each round in another order: none always follows the count's call.
-            for label in labels[round_ % 3 :] + labels[: round_ % 3]:
-                run = timed[label]
-                synchronise(device)
-                start = time.perf_counter()
-                kept = run()
-                synchronise(device)
-                if round_:
-                    times[label].append(1e3 * (time.perf_counter() - start))
-                del kept  # freed outside the clock
-        call_ms, shaping_ms, floor_ms = (statistics.median(times[label]) for label in timed)
+        call_ms, shaping_ms, floor_ms = alternating_ms(timed, repeats, device).values()
         ratio = round(shaping_ms / floor_ms, 3)
         rows.append(
             dict(

@@ -10,7 +10,7 @@ setting given (``memory_limit=8GB``, ``partitions=3,partitioning=range``,
 with ``distributed=dask``). It prints, as JSON lines: what ran (the
 plan's regime, parts and GPUs, where it prepared the graph and whether straight
 into its parts, as the count recorded it), ``from_edges`` and count seconds (wall clock), the peak
-of CuPy's memory pool, each worker's phases (copy of the graph, count, combine:
+of CuPy's memory pool on each GPU, each worker's phases (copy of the graph, count, combine:
 seconds, and the bytes it moved; ``nx_tricount.execution.phases``), and the
 result, which must be the same under every setting. ``--resident`` moves
 the edges to the GPU first (a graph that fits one GPU, counted from there).
@@ -61,12 +61,7 @@ def run(src, dst, scale, setting, device, repeats, function="transitivity"):
     """One JSON row per run of ``setting``."""
     rows = []
     for _ in range(repeats):
-        pool = None
-        if device == "gpu":
-            import cupy
-
-            pool = cupy.get_default_memory_pool()
-            pool.free_all_blocks()
+        pools_gib(device, free=True)
         start = time.perf_counter()
         G = nx_tricount.from_edges(src, dst)
         built = time.perf_counter()
@@ -97,13 +92,30 @@ def run(src, dst, scale, setting, device, repeats, function="transitivity"):
             from_edges_s=round(built - start, 3),
             count_s=round(done - built, 3),
             phases=[r for r in records if r["worker"] != "plan"],
-            peak_pool_gib=None if pool is None else round(pool.total_bytes() / 2**30, 2),
+            peak_pool_gib=pools_gib(device),
             function=function,
             result=result,
         )
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
+
+
+def pools_gib(device, free=False):
+    """GiB held by CuPy's memory pool on each GPU (after a count: its peak, the
+    pool keeping its blocks), None on the CPU; with ``free``, the pools emptied first."""
+    if device != "gpu":
+        return None
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+    held = []
+    for gpu in range(cupy.cuda.runtime.getDeviceCount()):
+        with cupy.cuda.Device(gpu):
+            if free:
+                pool.free_all_blocks()
+            held.append(round(pool.total_bytes() / 2**30, 2))
+    return held
 
 
 def main():

@@ -24,6 +24,7 @@ from nx_tricount.planning.rules import (
     gpu_auto_algorithm,
 )
 from nx_tricount.planning.spread import Spread
+from nx_tricount.preprocess import host_ops
 from nx_tricount.preprocess.hashed_csr import HASHED_MAX_ROWS
 from nx_tricount.quantities import per_vertex
 
@@ -90,11 +91,27 @@ def test_mean_endpoint_degree_by_hand():
     assert mean_endpoint_degree(from_edges(src[:0], dst[:0], n=3), "cpu") == 0.0
 
 
+@pytest.mark.parametrize("counted_rows", [10**6, 999])
+def test_sampled_degree_sum_counts_the_drawn_ids_in_the_counted_chunks(monkeypatch, counted_rows):
+    # The drawn ids are looked up in a hash table: the counts are a sorted search's,
+    # over every row or (a list above COUNTED_ROWS) every k-th chunk of them.
+    monkeypatch.setattr(host_ops, "COUNTED_ROWS", counted_rows)
+    rng = np.random.default_rng(5)
+    src = (rng.zipf(1.6, 100_003) % 2**40).astype(np.int64)
+    dst = rng.integers(0, 300, src.size)
+    rows = host_ops._sample_rows(64, src.size)
+    ids, multiplicity = np.unique(np.where(np.arange(64) & 1, dst[rows], src[rows]), return_counts=True)
+    skip = host_ops.counted_chunk_skip(src.size)
+    chunks = np.arange(src.size) // host_ops.SAMPLE_CHUNK
+    counted = np.concatenate([src, dst])[np.tile(chunks % skip == 0, 2)]
+    counts = np.array([(counted == i).sum() for i in ids])
+    assert host_ops.sampled_degree_sum(src, dst, 64)() == skip * int(multiplicity @ counts) > 0
+    assert (skip > 1) == (counted_rows < src.size)
+
+
 def test_mean_endpoint_degree_reads_its_estimate_when_meanwhile_fails(monkeypatch):
     """Regression: the estimate was left unread when the work queued meanwhile
     raised; on the GPU its launch writes to pinned memory the reader keeps alive."""
-    from nx_tricount.preprocess import host_ops
-
     reads = []
 
     def sampled(src, dst, samples):

@@ -90,22 +90,53 @@ def sampled_degree_sum(src, dst, samples):
     drawn = np.where(np.arange(samples) & 1, dst[rows], src[rows]).astype(np.int64)
     ids, multiplicity = np.unique(drawn, return_counts=True)
     skip = counted_chunk_skip(src.size)
-    counted = _counted_rows(src.size, skip)
-    counts = np.zeros(ids.size, dtype=np.int64)
-    for ends in (src[counted], dst[counted]):
-        at = np.minimum(np.searchsorted(ids, ends), ids.size - 1)
-        counts += np.bincount(at[ids[at] == ends], minlength=ids.size)
+    starts = np.arange(0, src.size, SAMPLE_CHUNK * skip, dtype=np.int64)
+    found = _sample_positions(ids, src, dst, starts, SAMPLE_CHUNK)
+    counts = np.bincount(found[found >= 0], minlength=ids.size)
     total = skip * int(np.dot(multiplicity, counts))
     return lambda: total
 
 
-def _counted_rows(rows, skip):
-    """The rows of every ``skip``-th chunk of :data:`SAMPLE_CHUNK` rows, made from
-    the chunks' starts (not a mask over all the rows: a large edge list counts a
-    few million of its billions)."""
-    starts = np.arange(0, rows, SAMPLE_CHUNK * skip, dtype=np.int64)
-    counted = (starts[:, None] + np.arange(SAMPLE_CHUNK, dtype=np.int64)).ravel()
-    return counted[counted < rows]
+# In parallel, through a small hash table of the ids: a large edge list counts
+# millions of endpoints, and binary searches of them (mispredicted branches) took
+# 0.31 of the 0.39 s of R-MAT 25's estimate on two cores.
+@njit(parallel=True, cache=True)
+def _sample_positions(ids, src, dst, starts, chunk):
+    """Position in the sorted ``ids`` (non-negative) of each endpoint of the
+    ``chunk`` rows from each of ``starts`` (two per row, -1 for none and past the
+    last row)."""
+    bits = 1
+    while (1 << bits) < 4 * ids.size:
+        bits += 1
+    slots = np.full(1 << bits, -1, dtype=np.int64)
+    for i in range(ids.size):
+        h = _slot(ids[i], bits)
+        while slots[h] >= 0:
+            h = (h + 1) & ((1 << bits) - 1)
+        slots[h] = i
+    found = np.full(2 * starts.size * chunk, -1, dtype=np.int64)
+    for c in prange(starts.size):
+        for r in range(min(chunk, src.size - starts[c])):
+            row, at = starts[c] + r, 2 * (c * chunk + r)
+            found[at] = _position(ids, slots, bits, src[row])
+            found[at + 1] = _position(ids, slots, bits, dst[row])
+    return found
+
+
+@njit(cache=True)
+def _slot(value, bits):
+    # Fibonacci hashing: the top bits of the id times 2^64 / phi (unsigned, wrapping).
+    return np.int64((np.uint64(value) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))
+
+
+@njit(cache=True)
+def _position(ids, slots, bits, value):
+    h = _slot(value, bits)
+    while slots[h] >= 0:
+        if ids[slots[h]] == value:
+            return slots[h]
+        h = (h + 1) & ((1 << bits) - 1)
+    return -1
 
 
 def counted_chunk_skip(rows):

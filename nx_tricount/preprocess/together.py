@@ -116,6 +116,8 @@ def prepare_together(src, dst, n, *, orientation, ordering, devices):
     simple = None
     row_starts = _row_starts(_splitters([sample for _, sample, _ in oriented], workers), n)
     arc_buckets = _each(devices, lambda g: ops_for(oriented[g][0]).keys_by_range(oriented[g][0], row_starts))
+    perms = [perm for _, _, perm in oriented]
+    oriented = None
 
     def rows(g):
         owned = _gathered([bucket[g] for bucket in arc_buckets], devices[g])
@@ -130,7 +132,7 @@ def prepare_together(src, dst, n, *, orientation, ordering, devices):
         indptr = _sum_of([piece[0] for piece in pieces], devices[g])
         indices = _gathered([piece[1] for piece in pieces], devices[g])
         arc_rows = _gathered([piece[2] for piece in pieces], devices[g])
-        perm = oriented[g][2]
+        perm = perms[g]
         new_degree = degree[g] if perm is None else degree[g][perm]
         return Prepared(
             n,

@@ -26,7 +26,7 @@ import pytest
 import nx_tricount
 import strategies as S
 from nx_tricount.io.generators import rmat_edges
-from nx_tricount.planning.spread import whole_bytes
+from nx_tricount.planning.memory import whole_bytes
 from test_properties import assert_exact, assert_within, clustering_bound
 from test_result_frames import as_dict, edge_support
 from test_triangle_family import assert_same, assert_same_graph, triangle_tuples

@@ -12,8 +12,10 @@ import nx_tricount
 from nx_tricount.algorithms import count_raw
 from nx_tricount.execution import phases
 from nx_tricount.gpu.peers import to_current_gpu
+from nx_tricount.io.convert import from_networkx
 from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.catalog import ALGORITHMS
+from nx_tricount.planning.memory import together_bytes
 from nx_tricount.planning.spread import REPLICA_MIN_ROWS
 from nx_tricount.preprocess.prepare import prepare_undirected
 from nx_tricount.preprocess.streamed import STREAMED
@@ -158,6 +160,26 @@ def test_the_gpus_prepare_an_unweighted_count_together_and_copy_a_weighted_one()
     assert all(r["bytes"] == 0 for r in unweighted if isinstance(r["worker"], int))
     others = [r["bytes"] for r in weighted if isinstance(r["worker"], int) and r["device"] != here]
     assert all(size > 0 for size in others) and (others or devices == [here, here])
+
+
+def test_a_graph_over_one_gpu_is_replicated_when_the_gpus_prepare_it_together():
+    # Under a memory limit its whole count does not fit, but each GPU's share of
+    # preparing it together and its copy do: replicated, every mode as one GPU
+    # counts it; a preprocessing the GPUs cannot share partitions it.
+    G = _graph()
+    devices = _workers()
+    limit = together_bytes(int(from_networkx(G).src.size), len(devices))
+    whole, _ = _every_mode(G, "auto", "auto")
+    with nx.config.backends.tricount(memory_limit=limit):
+        plan = nx_tricount.make_plan(G, device="gpu", devices=devices)
+        assert plan.spread.needs_together and plan.spread.prepared_together, plan
+        assert plan.pipeline == "sorted", plan
+        bitmap = nx_tricount.make_plan(G, device="gpu", devices=devices, algorithm="bitmap")
+        assert bitmap.spread.regime == "partitioned" and "cannot prepare it together" in str(bitmap)
+        shared, records = _every_mode(G, devices, "auto")
+    assert shared == whole
+    plans = [r for r in records if r["worker"] == "plan"]
+    assert len(plans) >= 4 and all(r["regime"] == "replicated" and r["together"] for r in plans)
 
 
 @pytest.mark.usefixtures("two_gpus")

@@ -19,17 +19,15 @@ from nx_tricount.algorithms import count
 from nx_tricount.execution.execute import _on_host, run
 from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.config import CHOICES, memory_bytes
-from nx_tricount.planning.plan import Plan
-from nx_tricount.planning.spread import (
-    UNREAD_LIMIT_BYTES,
+from nx_tricount.planning.memory import (
     WHOLE_BYTES_PER_ROW,
-    Spread,
-    decide,
     largest_task_bytes,
     split_bytes,
     task_bytes,
     whole_bytes,
 )
+from nx_tricount.planning.plan import Plan
+from nx_tricount.planning.spread import UNREAD_LIMIT_BYTES, Spread, decide
 from nx_tricount.preprocess import STREAMED, prepare_arcs, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import VertexClasses, counted_tasks, split, task_graph
 

@@ -15,7 +15,9 @@ from nx_tricount.classes import preparation
 from nx_tricount.execution import phases
 from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.catalog import ALGORITHMS
-from nx_tricount.planning.spread import REPLICA_MIN_ROWS, SHARES_PER_WORKER, decide, whole_bytes
+from nx_tricount.planning.memory import together_bytes, whole_bytes
+from nx_tricount.planning.plan import plan_for
+from nx_tricount.planning.spread import REPLICA_MIN_ROWS, SHARES_PER_WORKER, decide
 from nx_tricount.preprocess.prepare import prepare_undirected
 from test_partitions import _settings
 
@@ -147,6 +149,47 @@ def test_replicated_refuses_partitions_and_a_graph_over_the_limit():
 def test_partitioned_regime_and_a_graph_over_the_limit_are_partitioned():
     spread = decide(10**6, 10**5, "cpu", _settings(memory_limit=whole_bytes(10**6) - 1))
     assert spread.regime == "partitioned" and spread.parts > 1
+
+
+def test_a_graph_over_one_gpu_is_replicated_when_its_gpus_prepare_it_together(monkeypatch):
+    # R-MAT 28 does not fit one H200 whole (64 bytes a row), and was partitioned: 30 s
+    # on two. Prepared together, each of four GPUs held a quarter of the preparation
+    # and its copy of the prepared graph (72-79 GiB), and counted it in 6 s.
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0, 1))
+    rows, n = 10**6, 10**5
+    limit = together_bytes(rows, 2)
+    assert limit < whole_bytes(rows)
+
+    def spread(limit, shareable, **settings):
+        return decide(rows, n, "gpu", _settings(devices="all", **settings), lambda: limit, shareable)
+
+    shared = spread(limit, True)
+    assert (shared.regime, shared.executor, shared.needs_together) == ("replicated", "gpus", True)
+    assert f"prepared together by the 2 GPUs, each needs about {limit:,}" in " ".join(shared.reasons)
+    # Edges on a GPU, weighted or directed counts (not shareable), or a share over
+    # the limit: the 2D partition.
+    assert spread(limit, False).regime == "partitioned"
+    assert spread(limit - 1, True).regime == "partitioned"
+    # Configured replicated: taken when the shares fit, else refused.
+    assert spread(limit, True, regime="replicated").needs_together
+    with pytest.raises(ValueError, match="needs the whole graph on each worker"):
+        spread(limit, False, regime="replicated")
+
+
+def test_a_preprocessing_the_gpus_cannot_share_partitions_a_graph_over_one_gpu(monkeypatch):
+    # bitmap's a-direction orientation is not prepared together: the graph that
+    # fits each GPU only so is partitioned, and the plan says why; configured
+    # replicated, it is refused.
+    rows, n = 10**6, 10**5
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0, 1))
+    monkeypatch.setattr("nx_tricount.planning.plan.choose_device", lambda *args: ("gpu", "device gpu"))
+    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: together_bytes(rows, 2))
+    graph = preparation.Statistics(rows, n)
+    plan = plan_for(graph, algorithm="bitmap", devices="all")
+    assert plan.spread.regime == "partitioned" and not plan.spread.needs_together, plan
+    assert "regime partitioned: the whole graph does not fit one GPU, and its GPUs cannot" in str(plan)
+    with pytest.raises(ValueError, match="regime='replicated': the whole graph does not fit one GPU"):
+        plan_for(graph, algorithm="bitmap", devices="all", regime="replicated")
 
 
 def test_the_regime_setting_is_checked():

@@ -21,8 +21,8 @@ from ..algorithms import Counts, count
 from ..algorithms.counts import round_pairs, two_sum
 from ..gpu.device import module_of, to_host
 from ..metadata.catalog import MAX_PARTITIONS
+from ..planning.memory import largest_task_bytes
 from ..planning.plan import CountTask
-from ..planning.spread import largest_task_bytes
 from ..preprocess.ops import ops_for
 from ..preprocess.partition import counted_tasks, split
 from ..preprocess.streamed import PartitionedGraph

@@ -9,7 +9,7 @@ A task reads three of the ``p²`` parts, so each part serves up to ``3p`` of the
 :mod:`.executors` orders them, CuPy's pool grows once, for the largest task: R-MAT 26
 under 24 GB with range parts peaked at 23.5 GiB against 30.7 in that order.)
 The budget is what the memory limit leaves beside the largest task
-(``planning.spread.task_graph_bytes``), so a kept part never pushes a count past the
+(``planning.memory.task_graph_bytes``), so a kept part never pushes a count past the
 limit.
 """
 

@@ -11,7 +11,7 @@ import queue
 import threading
 import time
 
-from ..planning.spread import largest_task_bytes
+from ..planning.memory import largest_task_bytes
 from . import phases
 from .gpu_parts import GpuParts
 from .tasks import count_task, on_host, task_arguments

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from ..gpu.device import module_of
-from ..planning.spread import largest_task_bytes
+from ..planning.memory import largest_task_bytes
 from . import phases
 from .gpu_parts import GpuParts
 from .tasks import count_task, task_arguments

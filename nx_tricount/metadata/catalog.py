@@ -167,7 +167,7 @@ PARTITIONINGS = ("hashed", "range")
 REGIMES = ("auto", "replicated", "partitioned")
 
 #: Most parts per side a ``partitions`` setting may ask for. p parts per side make
-#: p³ count tasks (256: 16.8 million); by ``scale_out.task_bytes`` the tasks of a
+#: p³ count tasks (256: 16.8 million); by ``planning.memory.task_bytes`` the tasks of a
 #: graph of 10¹² edge rows fit 80 GB from p = 139.
 MAX_PARTITIONS = 256
 

@@ -329,10 +329,33 @@ def plan_for(statistics, *, weighted=False, total=False, **given):
         for key in SCALE_OUT
     }
     chosen_device, reason = choose_device(settings["device"], statistics, total)
-    reasons = [reason]
-    spread = decide(
-        statistics.rows, statistics.n, chosen_device, scale, free_memory if chosen_device == "gpu" else None
-    )
+    simple_unweighted = not weighted and not statistics.directed
+    shareable = chosen_device == "gpu" and simple_unweighted and not statistics.resident
+    free = free_memory if chosen_device == "gpu" else None
+    spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable)
+    plan = _plan_of(statistics, config, settings, chosen_device, [reason], spread, weighted, total)
+    if plan.spread.needs_together and not plan.spread.prepared_together:
+        # Replicated only if prepared together, which the plan's preprocessing
+        # does not allow: the 2D partition, or the configured regime's error.
+        why = (
+            f"the whole graph does not fit one GPU, and its GPUs cannot prepare it together with "
+            f"{plan.orientation} orientation, {plan.ordering} ordering and the {plan.pipeline} pipeline "
+            "(they can for id or degree orientation, none or degree ordering, the sorted pipeline, "
+            "with the current GPU among them)"
+        )
+        if scale["regime"] == "replicated":
+            raise ValueError(f"tricount regime='replicated': {why}; set regime='partitioned' or 'auto'")
+        spread = decide(statistics.rows, statistics.n, chosen_device, scale, free)
+        reasons = [reason, f"regime partitioned: {why}"]
+        plan = _plan_of(statistics, config, settings, chosen_device, reasons, spread, weighted, total)
+    logger.debug("tricount plan: %s", plan)
+    return plan
+
+
+def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weighted, total):
+    """The :class:`Plan` on ``spread``: the rules after the spread, in order
+    (:func:`make_plan`, steps 3 to 9)."""
+    simple_unweighted = not weighted and not statistics.directed
     chosen = settings["algorithm"]
     if chosen == "auto":
         chosen, reason = choose_algorithm(statistics, chosen_device, spread, weighted)
@@ -346,7 +369,6 @@ def plan_for(statistics, *, weighted=False, total=False, **given):
     if ordering == "auto":
         ordering = designed.ordering
         reasons.append(f"ordering auto -> {ordering}: what {chosen} is designed for")
-    simple_unweighted = not weighted and not statistics.directed
     spread = streaming(spread, orientation, ordering, simple_unweighted)
     pipeline, reason = choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted)
     reasons.append(reason)
@@ -365,8 +387,6 @@ def plan_for(statistics, *, weighted=False, total=False, **given):
     if merge_total == "inline":
         parameters += (("total_layout", "inline"),)
     reasons = tuple(reason for reason in reasons if reason is not None)
-    plan = Plan(
+    return Plan(
         chosen, orientation, ordering, chosen_device, reasons, parameters, spread, pipeline, merge_total
     )
-    logger.debug("tricount plan: %s", plan)
-    return plan

@@ -118,11 +118,13 @@ def choose_algorithm(statistics, device, spread, weighted):
 def choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted):
     """``(pipeline, reason)`` (:attr:`~.plan.Plan.pipeline`; the reason None for
     the default): ``"hashed"`` for the unweighted undirected simple graph
-    (``simple_unweighted``) prepared on the GPU, where
-    :func:`~nx_tricount.preprocess.hashed_csr.hashed_applies`, else ``"sorted"``."""
+    (``simple_unweighted``) prepared on one GPU, where
+    :func:`~nx_tricount.preprocess.hashed_csr.hashed_applies`, else ``"sorted"``
+    (also for a graph that fits each GPU only when they prepare it together)."""
     rows = statistics.rows
     takes = hashed_applies(rows, statistics.n, orientation, ordering)
-    if spread.preparation_device != "gpu" or not simple_unweighted or not takes:
+    one_gpu = spread.preparation_device == "gpu" and not spread.needs_together
+    if not one_gpu or not simple_unweighted or not takes:
         return "sorted", None
     return "hashed", (
         f"pipeline hashed: {rows:,} edge rows (<= {HASHED_MAX_ROWS:,}) degree oriented on "

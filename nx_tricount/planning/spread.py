@@ -15,11 +15,9 @@ import math
 import sys
 from dataclasses import dataclass, replace
 
-from ..algorithms.wedge_layout import rectangle_bytes
-from ..metadata.catalog import BITMAP_ROWS
 from ..metadata.config import memory_bytes
-from ..preprocess.partition import task_arcs
 from ..preprocess.streamed import STREAMED
+from .memory import split_bytes, task_bytes, together_bytes, whole_bytes
 
 __all__ = [
     "EXECUTORS",
@@ -31,26 +29,7 @@ __all__ = [
     "decide",
     "streaming",
     "together",
-    "whole_bytes",
-    "split_bytes",
-    "task_bytes",
-    "task_graph_bytes",
-    "largest_task_bytes",
 ]
-
-#: GPU bytes of a whole count per edge row, input included: R-MAT 26 counted
-#: whole in a pool of 52 GiB (52 a row); R-MAT 22 and 23 left pools of 91–95 a
-#: row, an upper bound (docs/benchmarks.md, "GPU memory" and "Beyond one GPU").
-WHOLE_BYTES_PER_ROW = 64
-#: GPU bytes per edge row of a graph prepared whole and split into its parts on
-#: the GPU: R-MAT 24 under partitions=4 left a pool of 74 a row against 48 whole
-#: (docs/benchmarks.md, "Beyond one GPU"), the whole estimate's margin kept.
-SPLIT_BYTES_PER_ROW = 100
-#: GPU bytes of a task's graph per arc: local ids, keys, their sort, the CSR and
-#: the arcs' positions (``preprocess/partition.py``), and the count's own.
-TASK_BYTES_PER_ARC = 96
-#: And per vertex of the task graph: row pointers and per-node counters.
-TASK_BYTES_PER_VERTEX = 48
 
 #: How a count runs (``Spread.executor``): ``whole``, one count of the whole graph
 #: on the count's device; ``serial``, its tasks or shares one after another
@@ -125,6 +104,9 @@ class Spread:
         A replicated count on several GPUs whose GPUs prepare the graph together,
         each ending with its copy (:mod:`~nx_tricount.preprocess.together`):
         set by :func:`together`.
+    needs_together : bool
+        The replicated count fits the memory limit only when its GPUs prepare
+        the graph together: its whole count on one GPU would not.
     """
 
     parts: int = 1
@@ -143,6 +125,7 @@ class Spread:
     shares: int = 1
     parts_configured: bool = False
     prepared_together: bool = False
+    needs_together: bool = False
 
     def __post_init__(self):
         if self.regime is None:
@@ -171,38 +154,7 @@ class Spread:
 UNREAD_LIMIT_BYTES = 1 << 24
 
 
-def whole_bytes(rows):
-    """GPU bytes of counting a graph of ``rows`` edge rows whole."""
-    return WHOLE_BYTES_PER_ROW * rows
-
-
-def split_bytes(rows):
-    """GPU bytes of preparing a graph of ``rows`` edge rows whole and splitting it there."""
-    return SPLIT_BYTES_PER_ROW * rows
-
-
-def task_bytes(rows, n, p):
-    """GPU bytes of one task of a ``p``-part partition (``rows`` bounds the arcs;
-    hashed classes share them out about equally)."""
-    return task_graph_bytes(math.ceil(3 * rows / (p * p)), math.ceil(n / p))
-
-
-def largest_task_bytes(partition, tasks):
-    """GPU bytes of the largest of ``tasks`` (each with ``i``, ``j``, ``k``) of
-    ``partition``, from its parts' real arcs (range tasks are unequal)."""
-    arcs = max((task_arcs(partition, t.i, t.j, t.k) for t in tasks), default=0)
-    class_size = max(partition.classes.size(c) for c in range(partition.p))
-    return task_graph_bytes(arcs, class_size)
-
-
-def task_graph_bytes(arcs, class_size):
-    """GPU bytes of a task graph of ``arcs`` arcs over three blocks of at most
-    ``class_size`` vertices, the wedge count's bitmap rectangle included."""
-    side = min(BITMAP_ROWS // 2, class_size)
-    return TASK_BYTES_PER_ARC * arcs + TASK_BYTES_PER_VERTEX * 3 * class_size + rectangle_bytes(side, side)
-
-
-def decide(rows, n, device, settings, free_memory=None):
+def decide(rows, n, device, settings, free_memory=None, shareable=False):
     """The :class:`Spread` of a count.
 
     Parameters
@@ -218,6 +170,12 @@ def decide(rows, n, device, settings, free_memory=None):
     free_memory : callable, optional
         Free bytes of the current GPU (read only on the GPU without a limit, for
         counts of more than :data:`UNREAD_LIMIT_BYTES`).
+    shareable : bool, optional
+        The GPUs may prepare the graph together (its edge rows in host memory,
+        the count starting from the unweighted undirected simple graph): a graph
+        whose whole count does not fit one GPU is replicated when
+        :func:`together_bytes` fits each (``needs_together``; :func:`together`
+        decides whether its preprocessing allows it).
     """
     reasons = []
     limit = memory_bytes(settings["memory_limit"])
@@ -232,7 +190,14 @@ def decide(rows, n, device, settings, free_memory=None):
         reasons.append(f"devices {settings['devices']!r}: GPU ids, not used by the CPU engine")
     distributed = settings["distributed"]
     fits = limit is None or whole_bytes(rows) <= limit
-    regime = _regime(rows, fits, limit, settings, devices, reasons)
+    shared = (
+        not fits
+        and shareable
+        and distributed is None
+        and len(devices) > 1
+        and together_bytes(rows, len(devices)) <= limit
+    )
+    regime = _regime(rows, fits, shared, limit, settings, devices, reasons)
     if regime == "whole" and len(devices) > 1:
         devices = devices[:1]
     workers = max(len(devices), 1) if distributed is None else _dask_workers()
@@ -255,6 +220,7 @@ def decide(rows, n, device, settings, free_memory=None):
             executor=executor,
             regime="replicated",
             shares=shares,
+            needs_together=not fits,
         )
     parts = settings["partitions"]
     if parts is not None:
@@ -318,10 +284,11 @@ def decide(rows, n, device, settings, free_memory=None):
     )
 
 
-def _regime(rows, fits, limit, settings, devices, reasons):
+def _regime(rows, fits, shared, limit, settings, devices, reasons):
     """``"replicated"``, ``"partitioned"`` or ``"whole"``: how a count of ``rows``
     edge rows shares its work (``regime``, ``partitions``, the workers), with the
-    reason appended to ``reasons``."""
+    reason appended to ``reasons``; ``shared``: it fits each GPU only when they
+    prepare it together."""
     regime, parts = settings["regime"], settings["partitions"]
     several = len(devices) > 1 or settings["distributed"] is not None
     if regime == "replicated":
@@ -331,15 +298,20 @@ def _regime(rows, fits, limit, settings, devices, reasons):
                 f"partitions={parts} asks for a 2D partition: set regime='partitioned' (or "
                 "'auto'), or partitions=None"
             )
-        if not fits:
+        if not (fits or shared):
             raise ValueError(
                 f"tricount regime='replicated' needs the whole graph on each worker: {rows:,} edge "
                 f"rows need about {whole_bytes(rows):,} bytes, over the memory limit of {limit:,}; "
                 "set regime='partitioned' or 'auto'"
             )
+        if shared:
+            reasons.append(_shared_reason(rows, len(devices), limit))
         return "replicated"
-    if regime == "partitioned" or not fits or (parts is not None and parts > 1) or not several:
+    if regime == "partitioned" or not (fits or shared) or (parts is not None and parts > 1) or not several:
         return "partitioned"
+    if shared:
+        reasons.append(_shared_reason(rows, len(devices), limit))
+        return "replicated"
     if settings["distributed"] is None and rows < REPLICA_MIN_ROWS:
         reasons.append(
             f"devices {list(devices)}: one GPU counts {rows:,} edge rows (< {REPLICA_MIN_ROWS:,}), "
@@ -348,6 +320,14 @@ def _regime(rows, fits, limit, settings, devices, reasons):
         )
         return "whole"
     return "replicated"
+
+
+def _shared_reason(rows, workers, limit):
+    return (
+        f"{rows:,} edge rows need about {whole_bytes(rows):,} bytes counted whole on one GPU, over "
+        f"the memory limit of {limit:,}; prepared together by the {workers} GPUs, each needs about "
+        f"{together_bytes(rows, workers):,} for its share of the preparation and its copy"
+    )
 
 
 def _parts_for_limit(rows, n, limit, partitioning):

@@ -29,6 +29,7 @@ from ..execution.execute import run
 from ..gpu import runtime
 from ..gpu.device import module_of, to_host
 from ..preprocess.ops import ops_for
+from .oriented import whole_oriented
 
 __all__ = [
     "SQUARE_MEMORY",
@@ -50,12 +51,6 @@ SQUARE_MEMORY = 2**30
 FIRST_BATCH, LARGEST_BATCH = 2**10, 2**20
 
 logger = logging.getLogger("nx_tricount")
-
-
-def _oriented(G, plan):
-    """The whole oriented CSR of ``G`` as ``plan`` prepares it."""
-    where = plan.preparation_device
-    return preparation.oriented_csr(G, plan.orientation, plan.ordering, where, pipeline=plan.pipeline)
 
 
 def square_coefficients(G, plan, ids=None):
@@ -96,7 +91,7 @@ def square_coefficients(G, plan, ids=None):
         successors = (prepared.indptr, prepared.indices)
         predecessors = neighbourhoods.predecessors(prepared)
     else:
-        prepared = _oriented(G, plan)
+        prepared = whole_oriented(G, plan)
         successors = predecessors = squares.neighbour_lists(prepared)
     n = prepared.n
     targets = _csr_ids(prepared, ids, where)
@@ -142,7 +137,7 @@ def _exact_ratio(numerator, denominator, defined):
 def edge_support(G, plan):
     """The plan's ``per_edge`` count of ``G``'s simple undirected graph: the
     triangles on each arc of the oriented CSR (:class:`~nx_tricount.algorithms.Counts`)."""
-    return run(plan, _oriented(G, plan), "per_edge")
+    return run(plan, whole_oriented(G, plan), "per_edge")
 
 
 def triangle_multiplicities(G, plan):
@@ -185,7 +180,7 @@ def triangle_batches(G, plan, rank, members=None):
     array of shape (3, k)
         Original ids, one triangle per column, where the graph is prepared.
     """
-    prepared = _oriented(G, plan)
+    prepared = whole_oriented(G, plan)
     support = edge_support(G, plan).per_edge
     ends = to_host(support.cumsum())  # the last slot of each arc, plus one
     xp = module_of(support)
@@ -285,7 +280,7 @@ def k_truss(G, plan, k):
     keep = module_of(G.src).ones(G.src.size, dtype=bool)
     threshold = k - 2 if G.src.size else 0  # NetworkX computes k - 2 only on an edge
     if threshold > 0:
-        prepared = _oriented(G, plan)
+        prepared = whole_oriented(G, plan)
         counts = run(plan, prepared, "per_edge")
         # No edge is on more than n - 2 triangles: larger thresholds act as n.
         limit = math.ceil(min(threshold, prepared.n))

@@ -5,24 +5,21 @@ transitivity. Arrays stay on the plan's device; the NetworkX layer
 (:mod:`nx_tricount.nxapi.cluster`) shapes them into NetworkX's results.
 """
 
-import time
-
 import numpy as np
 
 from ..algorithms import coefficients
 from ..classes import preparation
-from ..execution import phases
 from ..execution.execute import run
 from ..preprocess.ops import ops_for
+from .oriented import whole_oriented
 
 __all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
 
 
 def _oriented(G, plan, weight=None):
     """The oriented graph of ``G`` that ``plan`` counts: its partition prepared in
-    chunks on the count's device when the plan streams it, its CSR on each of the
-    plan's GPUs when they prepare it together, else its CSR on the preparation
-    device, by the plan's pipeline.
+    chunks on the count's device when the plan streams it, else its whole CSR
+    (:func:`~nx_tricount.quantities.oriented.whole_oriented`).
 
     Raises
     ------
@@ -40,16 +37,7 @@ def _oriented(G, plan, weight=None):
         return preparation.partitioned_graph(
             G, plan.orientation, plan.ordering, spread.parts, spread.scheme, spread.memory_limit, plan.device
         )
-    if spread.prepared_together and weight is None:
-        started = time.perf_counter()
-        prepared = preparation.replicated_csr(G, plan.orientation, plan.ordering, spread.devices)
-        phases.record(
-            worker="prepare", devices=list(spread.devices), prepare_s=round(time.perf_counter() - started, 6)
-        )
-        return prepared
-    return preparation.oriented_csr(
-        G, plan.orientation, plan.ordering, plan.preparation_device, weight, pipeline=plan.pipeline
-    )
+    return whole_oriented(G, plan, weight)
 
 
 def triangles_per_node(G, plan):

@@ -168,22 +168,26 @@ def _on_dask(prepared, shares, arguments):
     count = dask.delayed(_count_on_worker, pure=False)
     total, remaining = None, list(shares)
     try:
-        for _ in range(1 + RETRIES):
+        for attempt in range(1 + RETRIES):
             if keep is None:  # again on each attempt: a lost worker may have held its one copy
                 [graph] = client.scatter([_moved(prepared, to_host)], broadcast=True, hash=False)
-            lost, done = [], set()
-            tasks = [count(graph, share, *arguments) for share in remaining]
+            lost, done, sums = [], set(), {}
+            tasks = [count(graph, share, *arguments, attempt) for share in remaining]
             try:
                 for position, raw in finished(tasks, client):
                     done.add(position)
-                    if isinstance(raw, _LentResult):
-                        raw = _fetched(raw, client)
-                        if raw is None:  # its worker ended before the copy: count it again
-                            lost.append(remaining[position])
-                            continue
-                    total = add_raw(total, raw if isinstance(raw, int) else to_module(raw, xp))
+                    if isinstance(raw, _LentSum):  # copied once, when every share is counted
+                        sums.setdefault(raw.array.handle, (raw, []))[1].append(remaining[position])
+                    else:
+                        total = add_raw(total, raw if isinstance(raw, int) else to_module(raw, xp))
             except CancelledError:  # the scattered graph was lost with a worker
                 lost += [share for position, share in enumerate(remaining) if position not in done]
+            for lent_sum, counted in sums.values():
+                raw = _fetched(lent_sum)
+                if raw is None:  # its worker ended before the copy: count its shares again
+                    lost += counted
+                else:
+                    total = add_raw(total, raw)
             if not lost:
                 return total
             remaining = lost
@@ -193,7 +197,7 @@ def _on_dask(prepared, shares, arguments):
         )
     finally:
         if keep is not None:
-            client.run(_forget, graph.token)  # the workers' copies and results
+            client.run(_forget, graph.token)  # the workers' copies and sums
 
 
 def _lendable(client):
@@ -235,40 +239,30 @@ def _lent(prepared):
 #: A worker's copies of the graphs lent to it, by token, until the client forgets them.
 _BORROWED = {}
 _BORROWED_LOCK = threading.Lock()
-#: A worker's raw counts of the shares of a lent graph, lent back to the client:
-#: token -> key -> the allocation lent, until the client has copied it.
-_RESULTS = collections.defaultdict(dict)
+#: A worker's sums of its shares' raw counts of a lent graph, lent back to the
+#: client: token -> attempt -> (Lent, its allocation), until the client forgets them.
+_SUMS = collections.defaultdict(dict)
 
 
 @dataclass(frozen=True)
-class _LentResult:
-    """A share's raw per-node or per-arc counts, lent by the worker that counted them."""
+class _LentSum:
+    """The sum of a worker's shares' raw per-node or per-arc counts so far, lent
+    by that worker (one allocation per worker and attempt: every share it
+    counts adds to it)."""
 
-    token: str
-    key: str
     array: object  # Lent
-    worker: str  # the lender's address
 
 
-def _fetched(result, client):
-    """The client's copy of a lent result (None: its worker is gone), which the
-    worker then drops."""
+def _fetched(lent_sum):
+    """The client's copy of a worker's lent sum (None: its worker is gone)."""
     import cupy
 
     from ..gpu.ipc import borrowed_copy
 
     try:
-        array = borrowed_copy(result.array)
+        return borrowed_copy(lent_sum.array)
     except cupy.cuda.runtime.CUDARuntimeError:
         return None
-    # A worker gone since has nothing left to release.
-    client.run(_release, result.token, result.key, workers=[result.worker], on_error="ignore")
-    return array
-
-
-def _release(token, key):
-    with _BORROWED_LOCK:
-        _RESULTS.get(token, {}).pop(key, None)
 
 
 def _borrowed(lent):
@@ -283,31 +277,21 @@ def _borrowed(lent):
 
 
 def _forget(token):
-    """Drop the worker's copy of a lent graph, and its results left (run on every
-    worker when its count is done)."""
+    """Drop the worker's copy of a lent graph, and its sums (run on every worker
+    when its count is done)."""
     with _BORROWED_LOCK:
         _BORROWED.pop(token, None)
-        _RESULTS.pop(token, None)
+        _SUMS.pop(token, None)
 
 
-def _count_on_worker(graph, share, algorithm, mode, device, parameters):
+def _count_on_worker(graph, share, algorithm, mode, device, parameters, attempt):
     """A share's raw count on a Dask worker, in host memory: on its GPU (a lent
     graph copied there once; a host graph copied there once, kept for the
-    worker's later shares) or its CPU."""
+    worker's later shares) or its CPU. A lent graph's per-node or per-arc counts
+    are added to the worker's sum for the count's ``attempt``, lent back."""
     if isinstance(graph, _LentGraph):
         raw = count_raw(_borrowed(graph), algorithm, mode, device, parameters, share)
-        if isinstance(raw, int):
-            return raw
-        # Lent back: the client copies it GPU to GPU, not through a socket.
-        from ..gpu.ipc import lend
-
-        lent, own = lend(raw)
-        key = uuid.uuid4().hex
-        with _BORROWED_LOCK:
-            _RESULTS[graph.token][key] = own
-        from distributed import get_worker
-
-        return _LentResult(graph.token, key, lent, get_worker().address)
+        return raw if isinstance(raw, int) else _added_to_sum(graph.token, attempt, raw)
     if device == "gpu":
         import cupy
 
@@ -316,3 +300,24 @@ def _count_on_worker(graph, share, algorithm, mode, device, parameters):
         graph = graph.derived[_ON_GPU]
     raw = count_raw(graph, algorithm, mode, device, parameters, share)
     return raw if isinstance(raw, int) else np.ascontiguousarray(to_host(raw))
+
+
+def _added_to_sum(token, attempt, raw):
+    """``raw`` added to this worker's lent sum of its shares (made by the first):
+    the client copies each worker's sum once, GPU to GPU, where a result per share
+    cost an allocation, an IPC handle opened and a round trip each (R-MAT 26's
+    average clustering on two dask-cuda workers: 2.15 s against 1.66 on
+    ``devices="all"``)."""
+    import cupy
+
+    from ..gpu.ipc import lend, lent_array
+
+    with _BORROWED_LOCK:
+        held = _SUMS[token].get(attempt)
+        if held is None:
+            held = _SUMS[token][attempt] = lend(raw)
+        else:
+            total = lent_array(*held)
+            total[...] = add_raw(total, raw)
+        cupy.cuda.get_current_stream().synchronize()  # complete before the client copies it
+    return _LentSum(held[0])

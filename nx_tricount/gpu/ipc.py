@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Lent", "lend", "borrowed_copy"]
+__all__ = ["Lent", "lend", "lent_array", "borrowed_copy"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,15 @@ def lend(array):
         own_pointer.copy_from_device(cupy.ascontiguousarray(array).data, array.nbytes)
     handle = bytes(cupy.cuda.runtime.ipcGetMemHandle(own.ptr))
     return Lent(handle, array.dtype.str, tuple(array.shape)), own
+
+
+def lent_array(lent, own):
+    """The lender's own copy of what it lends (``lend``'s pair), as a CuPy array:
+    what it writes there, borrowers copying later see."""
+    import cupy
+
+    pointer = cupy.cuda.MemoryPointer(own, 0)
+    return cupy.ndarray(lent.shape, dtype=np.dtype(lent.dtype), memptr=pointer)
 
 
 def borrowed_copy(lent):

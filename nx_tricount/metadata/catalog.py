@@ -195,8 +195,8 @@ SCALE_OUT = {
         "auto",
         "how several GPUs or Dask workers share a count: 'replicated' (TRUST §5.1: the whole "
         "prepared graph on each, the work cut by cost), 'partitioned' (§5.2: the 2D "
-        "partition's tasks), or 'auto' (replicated when the graph fits one GPU and a second "
-        "one pays, else partitioned)",
+        "partition's tasks), or 'auto' (replicated when the graph fits one GPU, or each GPU's "
+        "share of preparing it together, and a second one pays; else partitioned)",
     ),
     "devices": (
         "auto",

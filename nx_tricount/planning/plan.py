@@ -239,6 +239,9 @@ def make_plan(
        unless set; not read for a count of at most 16 MiB), else in ``p³`` tasks
        of ``p`` parts per side, ``p`` the smallest whose task fits, prepared in
        host memory; several GPUs or Dask workers get at least two tasks each.
+       Several GPUs replicate a graph that fits each (``regime``), also one
+       whose whole count does not fit but whose edges in host memory they can
+       prepare together within their memory (``Spread.needs_together``).
        The executor follows: ``"whole"``, ``"serial"`` (the tasks one after
        another on the count's device), ``"gpus"`` or ``"dask"``, the last two
        reading their parts from host memory.
@@ -264,7 +267,10 @@ def make_plan(
     7. **Prepared together.** A replicated count on several GPUs, of edges in
        host memory whose graph step 5 names, on the sorting pipeline, is prepared
        by its GPUs together, each ending with its copy
-       (:func:`~nx_tricount.planning.spread.together`).
+       (:func:`~nx_tricount.planning.spread.together`). A graph replicated only
+       if so, whose preprocessing cannot be prepared together, is planned again
+       on the 2D partition, the plan saying why (refused under
+       ``regime="replicated"``).
     8. **Merge's total** (merge on the GPU): ``"fused"`` for a total counted
        whole on the hashed pipeline (its launch counts the triangles too);
        ``"inline"`` when a count reads at least ``GPU_INLINE_ARCS`` arcs (the

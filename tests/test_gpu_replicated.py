@@ -168,7 +168,7 @@ def test_a_graph_over_one_gpu_is_replicated_when_the_gpus_prepare_it_together():
     # counts it; a preprocessing the GPUs cannot share partitions it.
     G = _graph()
     devices = _workers()
-    limit = together_bytes(int(from_networkx(G).src.size), len(devices))
+    limit = together_bytes(int(from_networkx(G).src.size), devices)
     whole, _ = _every_mode(G, "auto", "auto")
     with nx.config.backends.tricount(memory_limit=limit):
         plan = nx_tricount.make_plan(G, device="gpu", devices=devices)

@@ -155,9 +155,12 @@ def test_a_graph_over_one_gpu_is_replicated_when_its_gpus_prepare_it_together(mo
     # R-MAT 28 does not fit one H200 whole (64 bytes a row), and was partitioned: 30 s
     # on two. Prepared together, each of four GPUs held a quarter of the preparation
     # and its copy of the prepared graph (72-79 GiB), and counted it in 6 s.
-    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0, 1))
+    def gpu_ids(devices):
+        return (0, 1) if devices == "all" else tuple(devices)
+
+    monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", gpu_ids)
     rows, n = 10**6, 10**5
-    limit = together_bytes(rows, 2)
+    limit = together_bytes(rows, (0, 1))
     assert limit < whole_bytes(rows)
 
     def spread(limit, shareable, **settings):
@@ -165,11 +168,16 @@ def test_a_graph_over_one_gpu_is_replicated_when_its_gpus_prepare_it_together(mo
 
     shared = spread(limit, True)
     assert (shared.regime, shared.executor, shared.needs_together) == ("replicated", "gpus", True)
-    assert f"prepared together by the 2 GPUs, each needs about {limit:,}" in " ".join(shared.reasons)
+    assert f"prepared together by the 2 GPU workers, each GPU needs about {limit:,}" in " ".join(
+        shared.reasons
+    )
     # Edges on a GPU, weighted or directed counts (not shareable), or a share over
     # the limit: the 2D partition.
     assert spread(limit, False).regime == "partitioned"
     assert spread(limit - 1, True).regime == "partitioned"
+    # Two workers on one GPU hold two shares and two copies there.
+    assert together_bytes(rows, (0, 0)) == 2 * limit
+    assert decide(rows, n, "gpu", _settings(devices=[0, 0]), lambda: limit, True).regime == "partitioned"
     # Configured replicated: taken when the shares fit, else refused.
     assert spread(limit, True, regime="replicated").needs_together
     with pytest.raises(ValueError, match="needs the whole graph on each worker"):
@@ -183,7 +191,7 @@ def test_a_preprocessing_the_gpus_cannot_share_partitions_a_graph_over_one_gpu(m
     rows, n = 10**6, 10**5
     monkeypatch.setattr("nx_tricount.planning.spread._gpu_ids", lambda devices: (0, 1))
     monkeypatch.setattr("nx_tricount.planning.plan.choose_device", lambda *args: ("gpu", "device gpu"))
-    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: together_bytes(rows, 2))
+    monkeypatch.setattr("nx_tricount.planning.plan.free_memory", lambda: together_bytes(rows, (0, 1)))
     graph = preparation.Statistics(rows, n)
     plan = plan_for(graph, algorithm="bitmap", devices="all")
     assert plan.spread.regime == "partitioned" and not plan.spread.needs_together, plan

@@ -49,10 +49,13 @@ def whole_bytes(rows):
     return WHOLE_BYTES_PER_ROW * rows
 
 
-def together_bytes(rows, workers):
-    """GPU bytes, on each of ``workers`` GPUs, of a replicated count of a graph of
-    ``rows`` edge rows that they prepare together."""
-    return TOGETHER_SHARE_BYTES_PER_ROW * -(-rows // workers) + REPLICA_BYTES_PER_ROW * rows
+def together_bytes(rows, devices):
+    """GPU bytes of a replicated count of a graph of ``rows`` edge rows that the
+    workers on ``devices`` (GPU ids, one per worker) prepare together, on the GPU
+    holding the most of them: each worker's share of the preparation and its copy."""
+    devices = list(devices)
+    busiest = max(devices.count(device) for device in devices)
+    return busiest * (TOGETHER_SHARE_BYTES_PER_ROW * -(-rows // len(devices)) + REPLICA_BYTES_PER_ROW * rows)
 
 
 def split_bytes(rows):

@@ -195,7 +195,7 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False):
         and shareable
         and distributed is None
         and len(devices) > 1
-        and together_bytes(rows, len(devices)) <= limit
+        and together_bytes(rows, devices) <= limit
     )
     regime = _regime(rows, fits, shared, limit, settings, devices, reasons)
     if regime == "whole" and len(devices) > 1:
@@ -305,12 +305,12 @@ def _regime(rows, fits, shared, limit, settings, devices, reasons):
                 "set regime='partitioned' or 'auto'"
             )
         if shared:
-            reasons.append(_shared_reason(rows, len(devices), limit))
+            reasons.append(_shared_reason(rows, devices, limit))
         return "replicated"
     if regime == "partitioned" or not (fits or shared) or (parts is not None and parts > 1) or not several:
         return "partitioned"
     if shared:
-        reasons.append(_shared_reason(rows, len(devices), limit))
+        reasons.append(_shared_reason(rows, devices, limit))
         return "replicated"
     if settings["distributed"] is None and rows < REPLICA_MIN_ROWS:
         reasons.append(
@@ -322,11 +322,12 @@ def _regime(rows, fits, shared, limit, settings, devices, reasons):
     return "replicated"
 
 
-def _shared_reason(rows, workers, limit):
+def _shared_reason(rows, devices, limit):
     return (
         f"{rows:,} edge rows need about {whole_bytes(rows):,} bytes counted whole on one GPU, over "
-        f"the memory limit of {limit:,}; prepared together by the {workers} GPUs, each needs about "
-        f"{together_bytes(rows, workers):,} for its share of the preparation and its copy"
+        f"the memory limit of {limit:,}; prepared together by the {len(devices)} GPU workers, each "
+        f"GPU needs about {together_bytes(rows, devices):,} for its workers' shares of the "
+        "preparation and their copies"
     )
 
 

@@ -162,10 +162,12 @@ def test_the_gpus_prepare_an_unweighted_count_together_and_copy_a_weighted_one()
     assert all(size > 0 for size in others) and (others or devices == [here, here])
 
 
+@pytest.mark.usefixtures("two_gpus")
 def test_a_graph_over_one_gpu_is_replicated_when_the_gpus_prepare_it_together():
     # Under a memory limit its whole count does not fit, but each GPU's share of
     # preparing it together and its copy do: replicated, every mode as one GPU
-    # counts it; a preprocessing the GPUs cannot share partitions it.
+    # counts it; a preprocessing the GPUs cannot share partitions it. (Workers
+    # sharing one GPU hold as much there as its whole count: distinct GPUs only.)
     G = _graph()
     devices = _workers()
     limit = together_bytes(int(from_networkx(G).src.size), devices)

@@ -198,6 +198,8 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False):
         and together_bytes(rows, devices) <= limit
     )
     regime = _regime(rows, fits, shared, limit, settings, devices, reasons)
+    if shared and regime == "replicated":
+        reasons.append(_shared_reason(rows, devices, limit))
     if regime == "whole" and len(devices) > 1:
         devices = devices[:1]
     workers = max(len(devices), 1) if distributed is None else _dask_workers()
@@ -288,7 +290,7 @@ def _regime(rows, fits, shared, limit, settings, devices, reasons):
     """``"replicated"``, ``"partitioned"`` or ``"whole"``: how a count of ``rows``
     edge rows shares its work (``regime``, ``partitions``, the workers), with the
     reason appended to ``reasons``; ``shared``: it fits each GPU only when they
-    prepare it together."""
+    prepare it together (:func:`decide` says so)."""
     regime, parts = settings["regime"], settings["partitions"]
     several = len(devices) > 1 or settings["distributed"] is not None
     if regime == "replicated":
@@ -304,13 +306,10 @@ def _regime(rows, fits, shared, limit, settings, devices, reasons):
                 f"rows need about {whole_bytes(rows):,} bytes, over the memory limit of {limit:,}; "
                 "set regime='partitioned' or 'auto'"
             )
-        if shared:
-            reasons.append(_shared_reason(rows, devices, limit))
         return "replicated"
     if regime == "partitioned" or not (fits or shared) or (parts is not None and parts > 1) or not several:
         return "partitioned"
     if shared:
-        reasons.append(_shared_reason(rows, devices, limit))
         return "replicated"
     if settings["distributed"] is None and rows < REPLICA_MIN_ROWS:
         reasons.append(

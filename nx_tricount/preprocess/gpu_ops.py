@@ -250,6 +250,13 @@ def deduplicate(src, dst, n, *, values=None, unique=False):
     return distinct_keys_graph(edge_keys(src, dst, n), n)
 
 
+def oriented_csr(how, simple, rank, dtype):
+    """:func:`.host_ops.oriented_csr`: the CSR of the sorted :func:`oriented_keys`."""
+    keys, arcs = oriented_keys(how, simple, rank)
+    keys, _ = sorted_keys(keys)
+    return csr_of_sorted_keys(keys, simple.n, dtype, arcs)
+
+
 def distinct_keys_graph(keys, n):
     """:func:`.host_ops.distinct_keys_graph`: the keys sorted in place (cupy.sort
     would copy them first) and their distinct ones marked, without the compaction:

@@ -11,6 +11,7 @@ import sys
 import numpy as np
 from numba import njit, prange
 
+from . import host_rows
 from .dedup import SENTINEL, SimpleGraph, deduplicated, index_dtype, unique_keys
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "csr_of_sorted_keys",
     "sorted_keys",
     "oriented_keys",
+    "oriented_csr",
     "deduplicate",
     "distinct_keys_graph",
     "keys_by_range",
@@ -237,12 +239,28 @@ def oriented_keys(how, simple, rank=None):
     return packed_keys(lo, hi, simple.n), int(lo.size)
 
 
+def oriented_csr(how, simple, rank, dtype):
+    """The CSR (``indptr, indices, rows``, ids of ``dtype``) of the arcs of
+    :func:`oriented_keys`: a counting sort of the arcs into their rows
+    (:mod:`.host_rows`), the CSR :func:`csr_of_sorted_keys` makes of the sorted keys."""
+    src, dst = host_rows.oriented_pairs(simple.lo, simple.hi, rank, simple.degree, how == "degree", dtype)
+    indptr, indices = host_rows.grouped_rows(src, dst, simple.n, distinct=False)
+    return indptr, indices, host_rows.rows_of(indptr, dtype)
+
+
 def deduplicate(src, dst, n, *, values=None, unique=False):
     """The :class:`~.dedup.SimpleGraph` of an edge list (duplicates and
     self-loops dropped, ``lo`` sorted unless ``unique``; see
-    :func:`~.simplify.simple_graph`): :func:`~.dedup.deduplicated` with this
-    module's primitives."""
-    return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
+    :func:`~.simplify.simple_graph`): without values, by a counting sort of the
+    edges into rows (:mod:`.host_rows`), else :func:`~.dedup.deduplicated` with
+    this module's primitives."""
+    if values is not None or unique:
+        return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
+    dtype = index_dtype(n)
+    lo, hi = host_rows.distinct_pairs(src, dst, n, dtype)
+    indptr, hi = host_rows.grouped_rows(lo, hi, n, distinct=True)
+    degree = np.diff(indptr) + np.bincount(hi, minlength=n)
+    return SimpleGraph(n, host_rows.rows_of(indptr, dtype), hi, degree)
 
 
 def distinct_keys_graph(keys, n):

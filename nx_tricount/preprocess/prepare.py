@@ -137,6 +137,12 @@ def prepare_simple(simple, *, orientation, ordering):
         perm = vertex_order(ordering, degree)
         if perm is not None:
             perm = perm.astype(dtype)
+        if orientation in ("id", "degree") and simple.values is None:
+            rank = None if perm is None else relabel(perm, n)
+            indptr, indices, rows = ops.oriented_csr(orientation, simple, rank, dtype)
+            degree = degree if perm is None else degree[perm]
+            ascending = ascending_arcs(orientation, ordering)
+            return Prepared(n, indptr, indices, rows, None, perm, degree, orientation, ordering, ascending)
         keys, arcs = arc_keys(orientation, simple, perm)
     else:
         arc_src, arc_dst = orient(orientation, simple.lo, simple.hi, degree)

@@ -1,0 +1,215 @@
+"""The CPU preprocessing's counting sorts: pairs of vertex ids grouped into the
+rows of a CSR on every core (numba), where NumPy would sort 64-bit packed keys on
+one core. :mod:`.host_ops` builds the simple graph and the oriented CSR on them.
+
+A pass over the pairs counts each row's length in one histogram per block of
+pairs; the blocks' offsets into each row then let every block place its pairs
+with no two threads writing one slot, in the pairs' order. Each row is sorted
+(and its repeats dropped) on its own: rows are short, and the rows are dealt to
+the threads in spans of about equal length. The result is the one a sort of the
+packed keys gives, array for array (``tests/test_host_rows.py``). Measured:
+``docs/benchmarks.md``, "CPU engine against NetworkX, networkit and igraph".
+"""
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+__all__ = ["grouped_rows", "distinct_pairs", "oriented_pairs", "rows_of"]
+
+#: Rows up to this long are sorted by insertion: most rows of a sparse graph are
+#: short, and numba's quicksort costs more than the row itself there.
+INSERTION_ROWS = 24
+
+#: Fewest pairs a block of the row count takes.
+BLOCK_PAIRS = 4096
+
+#: Spans of rows per thread for the row sorts: enough that a few long rows do not
+#: leave one thread working alone.
+SPANS_PER_THREAD = 8
+
+
+def grouped_rows(first, second, n, *, distinct):
+    """The rows of the pairs ``(first[i], second[i])`` whose ``first`` is not
+    negative: ``indptr`` (int64, ``n + 1``) and each row's ``second`` values
+    sorted (without repeats when ``distinct``), in ``second``'s dtype."""
+    # A block's histogram has n counters: no more of them than the pairs pay for.
+    blocks = max(1, min(numba.get_num_threads(), first.size // max(n, BLOCK_PAIRS)))
+    counts = np.zeros((blocks, n), dtype=np.int64)
+    _count_rows(first, counts)
+    indptr = np.empty(n + 1, dtype=np.int64)
+    _offsets(counts, indptr)
+    values = np.empty(int(indptr[-1]), dtype=second.dtype)
+    _place(first, second, counts, values)
+    spans = _spans(indptr, numba.get_num_threads() * SPANS_PER_THREAD)
+    if not distinct:
+        _sort_rows(indptr, values, spans)
+        return indptr, values
+    kept = np.empty(n, dtype=np.int64)
+    _sort_distinct_rows(indptr, values, spans, kept)
+    compact = np.empty(n + 1, dtype=np.int64)
+    compact[0] = 0
+    np.cumsum(kept, out=compact[1:])
+    out = np.empty(int(compact[-1]), dtype=second.dtype)
+    _compact_rows(indptr, values, compact, spans, out)
+    return compact, out
+
+
+def rows_of(indptr, dtype):
+    """The row of every CSR position (the COO row array), in ``dtype``."""
+    rows = np.empty(int(indptr[-1]), dtype=dtype)
+    _fill_rows(indptr, rows, _spans(indptr, numba.get_num_threads() * SPANS_PER_THREAD))
+    return rows
+
+
+def distinct_pairs(src, dst, n, dtype):
+    """``(min, max)`` of each row ``src[i] - dst[i]`` in ``dtype``, with ``-1`` as
+    the first of a self-loop (no row then). Ids outside ``0..n-1`` raise ValueError."""
+    lo, hi = np.empty(src.size, dtype=dtype), np.empty(src.size, dtype=dtype)
+    outside = np.zeros(max(1, src.size // BLOCK_PAIRS + 1), dtype=np.int64)
+    _min_max(src, dst, n, lo, hi, outside)
+    if outside.any():
+        raise ValueError(f"vertex ids must be in 0..{n - 1}; {int(outside.sum())} edge rows have others")
+    return lo, hi
+
+
+def oriented_pairs(lo, hi, rank, degree, by_degree, dtype):
+    """The arcs of the edges ``lo < hi`` relabelled by ``rank`` (old id -> new id;
+    None keeps the ids) and directed from the lower new id to the higher, or with
+    ``by_degree`` from the lower degree (``degree`` in old ids) to the higher, ties
+    by new id: ``(sources, targets)`` in ``dtype``."""
+    src, dst = np.empty(lo.size, dtype=dtype), np.empty(lo.size, dtype=dtype)
+    identity = rank is None
+    _orient(lo, hi, np.zeros(1, dtype=lo.dtype) if identity else rank, identity, degree, by_degree, src, dst)
+    return src, dst
+
+
+@njit(parallel=True, cache=True)
+def _min_max(src, dst, n, lo, hi, outside):
+    blocks = outside.size
+    for block in prange(blocks):
+        for i in range(src.size * block // blocks, src.size * (block + 1) // blocks):
+            a, b = src[i], dst[i]
+            if a < 0 or b < 0 or a >= n or b >= n:
+                outside[block] += 1
+                lo[i] = -1
+            elif a == b:
+                lo[i] = -1
+            else:
+                lo[i] = min(a, b)
+                hi[i] = max(a, b)
+
+
+@njit(parallel=True, cache=True)
+def _orient(lo, hi, rank, identity, degree, by_degree, src, dst):
+    for i in prange(lo.size):
+        a, b = lo[i], hi[i]
+        da = db = 0
+        if by_degree:
+            da, db = degree[a], degree[b]
+        if not identity:
+            a, b = rank[a], rank[b]
+        if a > b:  # the lower new id first
+            a, b, da, db = b, a, db, da
+        if da > db:  # then the lower degree first, ties staying by id
+            a, b = b, a
+        src[i], dst[i] = a, b
+
+
+@njit(parallel=True, cache=True)
+def _count_rows(first, counts):
+    """Each block's row lengths, blocks of consecutive pairs."""
+    blocks = counts.shape[0]
+    for block in prange(blocks):
+        start, end = first.size * block // blocks, first.size * (block + 1) // blocks
+        row = counts[block]
+        for i in range(start, end):
+            if first[i] >= 0:
+                row[first[i]] += 1
+
+
+@njit(cache=True)
+def _offsets(counts, indptr):
+    """``indptr`` of the rows, and each block's first slot in each row in place
+    of its count."""
+    blocks, n = counts.shape
+    at = 0
+    for v in range(n):
+        indptr[v] = at
+        for block in range(blocks):
+            length = counts[block, v]
+            counts[block, v] = at
+            at += length
+    indptr[n] = at
+
+
+@njit(parallel=True, cache=True)
+def _place(first, second, slots, values):
+    blocks = slots.shape[0]
+    for block in prange(blocks):
+        start, end = first.size * block // blocks, first.size * (block + 1) // blocks
+        slot = slots[block]
+        for i in range(start, end):
+            v = first[i]
+            if v >= 0:
+                values[slot[v]] = second[i]
+                slot[v] += 1
+
+
+def _spans(indptr, spans):
+    """Row bounds (ascending, from 0 to n) cutting the rows into ``spans`` runs of
+    about equal length, some perhaps empty."""
+    targets = int(indptr[-1]) * np.arange(1, spans, dtype=np.int64) // spans
+    cuts = np.searchsorted(indptr, targets, side="right") - 1
+    return np.concatenate(([0], cuts, [indptr.size - 1])).astype(np.int64)
+
+
+@njit(cache=True, inline="always")
+def _sort_row(values, start, end):
+    if end - start > INSERTION_ROWS:
+        values[start:end].sort()
+        return
+    for i in range(start + 1, end):
+        x = values[i]
+        j = i
+        while j > start and values[j - 1] > x:
+            values[j] = values[j - 1]
+            j -= 1
+        values[j] = x
+
+
+@njit(parallel=True, cache=True)
+def _sort_rows(indptr, values, spans):
+    for s in prange(spans.size - 1):
+        for v in range(spans[s], spans[s + 1]):
+            _sort_row(values, indptr[v], indptr[v + 1])
+
+
+@njit(parallel=True, cache=True)
+def _sort_distinct_rows(indptr, values, spans, kept):
+    """Each row sorted, its distinct values moved to its front, their number in ``kept``."""
+    for s in prange(spans.size - 1):
+        for v in range(spans[s], spans[s + 1]):
+            start, end = indptr[v], indptr[v + 1]
+            _sort_row(values, start, end)
+            at = start
+            for i in range(start, end):
+                if i == start or values[i] != values[i - 1]:
+                    values[at] = values[i]
+                    at += 1
+            kept[v] = at - start
+
+
+@njit(parallel=True, cache=True)
+def _compact_rows(indptr, values, compact, spans, out):
+    for s in prange(spans.size - 1):
+        for v in range(spans[s], spans[s + 1]):
+            length = compact[v + 1] - compact[v]
+            out[compact[v] : compact[v + 1]] = values[indptr[v] : indptr[v] + length]
+
+
+@njit(parallel=True, cache=True)
+def _fill_rows(indptr, rows, spans):
+    for s in prange(spans.size - 1):
+        for v in range(spans[s], spans[s + 1]):
+            rows[indptr[v] : indptr[v + 1]] = v

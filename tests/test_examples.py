@@ -16,6 +16,7 @@ COVERED = (
     "dropin.py",
     "cudf_pipeline.py",
     "benchmark_cpu.py",
+    "compare_cpu.py",
     "benchmark_auto.py",
     "benchmark_gpu.py",
     "benchmark_scale.py",
@@ -86,6 +87,17 @@ def test_benchmark_cpu(tmp_path):
     report = json.loads((tmp_path / "cpu.json").read_text())
     assert [g["graph"] for g in report["graphs"]] == ["R-MAT 10", "jazz"]
     assert all(g["triangles"] > 0 and g["kernel_grid"] for g in report["graphs"])
+
+
+def test_compare_cpu(tmp_path):
+    data = Path(__file__).resolve().parent / "data"
+    args = ("--data", str(data), "--graphs", "jazz", "--rmat", "8", "--rounds", "1")
+    rc, out, err = run_example("compare_cpu.py", *args, "--json", str(tmp_path / "compare.json"))
+    assert rc == 0, err
+    assert re.search(r"^\| jazz \| 198 \| 2,742 \| ", out, re.M), out
+    report = json.loads((tmp_path / "compare.json").read_text())
+    assert [g["graph"] for g in report] == ["jazz", "R-MAT 8"]
+    assert all(g["medians_s"]["triangles tricount"] > 0 for g in report)
 
 
 def test_benchmark_auto(tmp_path):

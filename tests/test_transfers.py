@@ -19,11 +19,7 @@ def test_parallel_copy_copies_every_byte(size, offset):
     assert np.array_equal(source, target)
 
 
-def test_copies_from_several_threads_at_once():
-    """The threads of several GPUs copy at the same time. numba's workqueue
-    threading layer aborts the process on parallel code run from two threads at
-    once (checked: without the copies' lock this run aborts)."""
-    code = """
+COPIES_FROM_THREADS = """
         import threading
         import numpy as np
         from nx_tricount.gpu import transfers
@@ -38,11 +34,19 @@ def test_copies_from_several_threads_at_once():
                 thread.join()
             assert all(np.array_equal(source, target) for source, target in zip(sources, targets))
         import numba
-        print("copied with", numba.threading_layer())
+        print("copied with", numba.threading_layer(), "together", transfers._copies_together)
     """
-    returncode, stdout, stderr = run_python(code, NUMBA_THREADING_LAYER="workqueue")
+
+
+@pytest.mark.parametrize("layer, together", [("workqueue", False), ("omp", True)])
+def test_copies_from_several_threads_at_once(layer, together):
+    """The threads of several GPUs copy at the same time. numba's workqueue
+    threading layer aborts the process on parallel code run from two threads at
+    once (checked: without the copies' lock this run aborts), so there they take
+    turns; under OpenMP they copy together."""
+    returncode, stdout, stderr = run_python(COPIES_FROM_THREADS, NUMBA_THREADING_LAYER=layer)
     assert returncode == 0, stderr
-    assert "copied with workqueue" in stdout
+    assert f"copied with {layer} together {together}" in stdout
 
 
 @pytest.fixture

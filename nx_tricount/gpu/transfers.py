@@ -12,6 +12,7 @@ its own, the host's threads (numba, in parallel) fill or empty the other.
 
 import threading
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -39,18 +40,28 @@ def _copy_bytes(source, target):
 
 
 # numba's workqueue threading layer aborts when two threads run parallel code at
-# once (the threads of several GPUs copy at the same time); a copy takes every core anyway.
+# once: there the threads of several GPUs take turns. The OpenMP and TBB layers run
+# them together, which keeps every GPU's copies coming (two H200s took 8.6 GB from
+# host memory at 48 GB/s so, 38 in turns: docs/benchmarks.md, "Several GPUs").
 _copy_lock = threading.Lock()
+_copies_together = None  # known after the first copy, once numba has chosen its layer
 
 
 def _copy(source, target):
+    global _copies_together
+    if _copies_together:
+        _copy_bytes(source, target)
+        return
     with _copy_lock:
         _copy_bytes(source, target)
+        if _copies_together is None:
+            _copies_together = numba.threading_layer() != "workqueue"
 
 
 def parallel_copy(source, target):
     """Copy the bytes of the contiguous array ``source`` into ``target`` (as
-    many bytes, contiguous) with every host thread; one copy at a time."""
+    many bytes, contiguous) with every host thread; copies from several threads
+    run together, or one at a time under numba's workqueue threading layer."""
     _copy(_as_bytes(source), _as_bytes(target))
 
 

@@ -126,6 +126,24 @@ def test_two_workers_of_one_gpu_count_as_one_gpu():
 
 
 @pytest.mark.usefixtures("two_gpus")
+def test_a_copy_that_fails_raises_its_error_and_no_worker_waits(monkeypatch):
+    # The workers wait for every copy before counting: the copy's error, not the
+    # others' broken wait, reaches the caller, and nothing hangs.
+    from nx_tricount.execution import replicas
+
+    def failing_copy(prepared, move):
+        raise MemoryError("the copy failed")
+
+    monkeypatch.setattr(replicas, "_moved", failing_copy)
+    G = _graph()  # weighted: prepared on one GPU and copied to the other
+    nx.set_edge_attributes(G, 2.0, "weight")
+    here = cupy.cuda.Device().id
+    settings = nx.config.backends.tricount(devices=[here, 1 - here], regime="replicated")
+    with settings, pytest.raises(MemoryError, match="the copy failed"):
+        nx.clustering(G, weight="weight", backend="tricount", device="gpu")
+
+
+@pytest.mark.usefixtures("two_gpus")
 def test_two_gpus_count_as_one_gpu():
     G = _graph()
     whole, _ = _every_mode(G, "auto", "auto")

@@ -81,6 +81,10 @@ def _on_gpus(prepared, shares, arguments, devices):
     # Prepared by the GPUs together, each has its copy already.
     copies = {home: prepared, **prepared.derived.get(REPLICAS, {})}
     locks = {d: threading.Lock() for d in devices}
+    # No worker counts before every copy has arrived: a peer copy queued while the
+    # home GPU counts waited 0.6-0.9 s for its kernels, where it takes 25 ms alone
+    # (R-MAT 26 on two H200s, docs/benchmarks.md, "Several GPUs").
+    copied_all = threading.Barrier(len(devices))
 
     def work(worker, device_id):
         try:
@@ -92,6 +96,7 @@ def _on_gpus(prepared, shares, arguments, devices):
                         copies[device_id] = _moved(prepared, to_current_gpu)
                 graph = copies[device_id]
                 cupy.cuda.get_current_stream().synchronize()
+                copied_all.wait()
                 counting = time.perf_counter()
                 raw, taken = None, 0
                 while True:
@@ -115,6 +120,7 @@ def _on_gpus(prepared, shares, arguments, devices):
                 finished.put(raw)
         except BaseException as exc:  # raised again in the caller's thread
             pending.clear()  # the other workers stop after their share
+            copied_all.abort()  # and those waiting for the copies, at once
             finished.put(exc)
 
     threads = [threading.Thread(target=work, args=(w, d), daemon=True) for w, d in enumerate(devices)]
@@ -123,9 +129,9 @@ def _on_gpus(prepared, shares, arguments, devices):
     raws = [finished.get() for _ in threads]
     for thread in threads:
         thread.join()
-    for raw in raws:
-        if isinstance(raw, BaseException):
-            raise raw
+    errors = [raw for raw in raws if isinstance(raw, BaseException)]
+    if errors:  # the worker's own error, not the broken wait it caused in the others
+        raise next((e for e in errors if not isinstance(e, threading.BrokenBarrierError)), errors[0])
     with cupy.cuda.Device(home):
         started = time.perf_counter()
         total = None

@@ -41,8 +41,8 @@ def _copy_bytes(source, target):
 
 # numba's workqueue threading layer aborts when two threads run parallel code at
 # once: there the threads of several GPUs take turns. The OpenMP and TBB layers run
-# them together, which keeps every GPU's copies coming (two H200s took 8.6 GB from
-# host memory at 48 GB/s so, 38 in turns: docs/benchmarks.md, "Several GPUs").
+# them together, which keeps every GPU's copies coming (8.6 GB from host memory
+# reached two H200s at 47 GB/s so, 42 in turns; four at 46 and 38: docs/algorithms.md).
 _copy_lock = threading.Lock()
 _copies_together = None  # known after the first copy, once numba has chosen its layer
 

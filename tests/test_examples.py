@@ -3,6 +3,7 @@ the CPU (as CI runs it): each finishes, prints what shows it did its work, and
 writes its JSON where it has one. A GPU-only benchmark without a GPU says so
 and runs its checks on the CPU engine."""
 
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -95,6 +96,9 @@ def test_compare_cpu(tmp_path):
     rc, out, err = run_example("compare_cpu.py", *args, "--json", str(tmp_path / "compare.json"))
     assert rc == 0, err
     assert re.search(r"^\| jazz \| 198 \| 2,742 \| ", out, re.M), out
+    # The summary counts the graphs a peer was timed on: none where no peer is installed.
+    peers = any(importlib.util.find_spec(name) for name in ("networkit", "igraph", "graphblas"))
+    assert ("clustering: " in out) == peers and ("of 2 graphs at 1.2x the fastest peer" in out) == peers
     report = json.loads((tmp_path / "compare.json").read_text())
     assert [g["graph"] for g in report] == ["jazz", "R-MAT 8"]
     assert all(g["medians_s"]["triangles tricount"] > 0 for g in report)

@@ -140,18 +140,17 @@ def prepare_simple(simple, *, orientation, ordering):
         if orientation in ("id", "degree") and simple.values is None:
             rank = None if perm is None else relabel(perm, n)
             indptr, indices, rows = ops.oriented_csr(orientation, simple, rank, dtype)
-            degree = degree if perm is None else degree[perm]
-            ascending = ascending_arcs(orientation, ordering)
-            return Prepared(n, indptr, indices, rows, None, perm, degree, orientation, ordering, ascending)
-        keys, arcs = arc_keys(orientation, simple, perm)
+            values = None
+        else:
+            keys, arcs = arc_keys(orientation, simple, perm)
+            indptr, indices, rows, values = csr_from_keys(keys, n, dtype, simple.values, arcs=arcs)
     else:
         arc_src, arc_dst = orient(orientation, simple.lo, simple.hi, degree)
         perm = arc_order(ordering, arc_src, arc_dst, n).astype(dtype)
         rank = relabel(perm, n)
         keys = ops.packed_keys(rank[arc_src], rank[arc_dst], n)
-        arcs = keys.size
+        indptr, indices, rows, values = csr_from_keys(keys, n, dtype, simple.values, arcs=keys.size)
     degree = degree if perm is None else degree[perm]
-    indptr, indices, rows, values = csr_from_keys(keys, n, dtype, simple.values, arcs=arcs)
     ascending = ascending_arcs(orientation, ordering)
     return Prepared(n, indptr, indices, rows, values, perm, degree, orientation, ordering, ascending)
 

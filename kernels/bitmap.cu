@@ -52,7 +52,7 @@ struct BitSlices {
                     unsigned below = (1u << bit) - 1u;
                     credit_third<MODE>(out, values, e, u_start + __popc(u_word & below),
                                        v_start + __popc(v_word & below), u, v,
-                                       (k << SLICE_SHIFT) | bit);
+                                       (k << SLICE_SHIFT) | bit, arc);
                     common &= common - 1u;
                 }
             }

@@ -175,21 +175,31 @@ __device__ void scan_chunk(long long n, long long chunk, const long long* __rest
     }
 }
 
-// out[idx] += count for every lane of the warp, with one atomic per run of
-// neighbouring lanes that hold the same idx (lanes take consecutive wedges or arcs,
-// so they mostly credit the same base vertex, middle vertex or source): the run's
-// first lane adds the run's sum, found by a segmented shuffle reduction. All lanes
-// of the warp must call it together; lanes with count == 0 add nothing. Counter is
-// u64 or unsigned, Index any integer type (narrower ones shuffle in one step).
-template <typename Counter, typename Index>
-__device__ __forceinline__ void warp_add(Counter* out, Index idx, unsigned count) {
-    if (__ballot_sync(FULL_MASK, count != 0) == 0) return;
+// The run of neighbouring lanes holding the same idx that this lane belongs to
+// (lanes take consecutive wedges or arcs, so they mostly credit the same base
+// vertex, middle vertex or source): whether this lane heads its run, and the lane
+// its run ends before. All lanes of the warp must call it together; Index is any
+// integer type (narrower ones shuffle in one step).
+template <typename Index>
+__device__ __forceinline__ bool lane_run(Index idx, unsigned& end) {
     unsigned lane = lane_id();
     Index before = __shfl_up_sync(FULL_MASK, idx, 1);
     bool head = lane == 0 || before != idx;
     unsigned heads = __ballot_sync(FULL_MASK, head);
     unsigned later = heads & ~((2u << lane) - 1u);  // run heads after this lane
-    unsigned end = later ? __ffs(later) - 1 : 32;   // this lane's run ends before `end`
+    end = later ? __ffs(later) - 1 : 32;
+    return head;
+}
+
+// out[idx] += count for every lane of the warp, with one atomic per run of
+// neighbouring lanes that hold the same idx (lane_run): the run's first lane adds
+// the run's sum, found by a segmented shuffle reduction. All lanes of the warp must
+// call it together; lanes with count == 0 add nothing. Counter is u64 or unsigned.
+template <typename Counter, typename Index>
+__device__ __forceinline__ void warp_add(Counter* out, Index idx, unsigned count) {
+    if (__ballot_sync(FULL_MASK, count != 0) == 0) return;
+    unsigned lane = lane_id(), end;
+    bool head = lane_run(idx, end);
     for (unsigned offset = 1; offset < 32; offset <<= 1) {
         unsigned next = __shfl_down_sync(FULL_MASK, count, offset);
         if (lane + offset < end) count += next;
@@ -252,13 +262,45 @@ __device__ __forceinline__ void warp_add_pair(Value* out, long long idx, Value s
     }
 }
 
+// Each triangle of a weighted count adds the same term, the product of its three arc
+// values, to its three vertices. An arc e = u -> v finds its triangles one by one, so
+// its thread sums their terms in its own pair and credits u and v once per arc
+// (finish_arc): per triangle only the third vertex takes atomics.
+struct ArcSum {
+    WEIGHT sum = 0, error = 0;
+};
+
+// Add the pairs of every run of neighbouring lanes that hold the same idx
+// (lane_run) into idx's pair, one add_value and one compensation atomic per run, as
+// warp_add does for counts. All lanes of the warp must call it together.
+template <typename Value, typename Index>
+__device__ __forceinline__ void warp_add_pair_runs(Value* out, Index idx, Value sum,
+                                                   Value error) {
+    if (__ballot_sync(FULL_MASK, sum != 0 || error != 0) == 0) return;
+    unsigned lane = lane_id(), end;
+    bool head = lane_run(idx, end);
+    for (unsigned offset = 1; offset < 32; offset <<= 1) {
+        Value other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
+        Value other_error = __shfl_down_sync(FULL_MASK, error, offset);
+        if (lane + offset < end) {
+            local_add(sum, error, other_sum);
+            error += other_error;
+        }
+    }
+    if (head) {
+        if (sum != 0) add_value(out, idx, sum);
+        add_error(out, idx, error);
+    }
+}
+
 // Credit one triangle found on arc e = u -> v with third vertex a, where
-// indices[i] = a in N+(u) and indices[j] = a in N+(v) (the merge, edge and vertex
-// kernels). The caller credits u and v (or e) once per arc with its count.
+// indices[i] = a in N+(u) and indices[j] = a in N+(v) (the merge, edge, bitmap and
+// vertex kernels). The caller credits u and v (or e) once per arc with its count,
+// weighted with the arc's pair `arc`, to which the term is added here.
 template <int MODE>
 __device__ __forceinline__ void credit_third(void* out, const WEIGHT* __restrict__ values,
                                              long long e, long long i, long long j, VID u, VID v,
-                                             VID a) {
+                                             VID a, ArcSum& arc) {
     if (MODE == MODE_PER_NODE) {
         atomicAdd((u64*)out + a, 1ull);
     } else if (MODE == MODE_PER_EDGE) {
@@ -266,16 +308,17 @@ __device__ __forceinline__ void credit_third(void* out, const WEIGHT* __restrict
         atomicAdd((u64*)out + j, 1ull);
     } else if (MODE == MODE_WEIGHTED) {
         WEIGHT x = values[e] * values[i] * values[j];
-        add_value((WEIGHT*)out, u, x);
-        add_value((WEIGHT*)out, v, x);
         add_value((WEIGHT*)out, a, x);
+        local_add(arc.sum, arc.error, x);
     }
 }
 
-// Credit the `found` triangles of arc e = u -> v to u and v (per node) or to e (per
-// edge), or add them to the total. Every thread of the block must call it.
+// Credit the `found` triangles of arc e = u -> v to u and v (per node; weighted, the
+// arc's pair `arc`) or to e (per edge), or add them to the total. Every thread of the
+// block must call it.
 template <int MODE>
-__device__ __forceinline__ void finish_arc(void* out, long long e, VID u, VID v, unsigned found) {
+__device__ __forceinline__ void finish_arc(void* out, long long e, VID u, VID v, unsigned found,
+                                           const ArcSum& arc) {
     if (MODE == MODE_TOTAL) {
         block_add((u64*)out, found);
     } else if (MODE == MODE_PER_NODE) {
@@ -283,6 +326,10 @@ __device__ __forceinline__ void finish_arc(void* out, long long e, VID u, VID v,
         warp_add((u64*)out, v, found);
     } else if (MODE == MODE_PER_EDGE) {
         warp_add((u64*)out, e, found);
+    } else if (MODE == MODE_WEIGHTED) {
+        warp_add_pair_runs((WEIGHT*)out, u, arc.sum, arc.error);  // lanes mostly share u
+        if (arc.sum != 0) add_value((WEIGHT*)out, v, arc.sum);
+        add_error((WEIGHT*)out, v, arc.error);
     }
 }
 
@@ -318,12 +365,13 @@ __device__ __forceinline__ ArcLists arc_lists(const long long* __restrict__ indp
 // |N+(u) ∩ N+(v)| for arc e = u -> v by binary search (the edge and vertex kernels):
 // each element of the shorter list is searched in the longer one, whose lower
 // bound then moves past it (both lists are sorted). Credits each triangle's third
-// vertex as credit_third does and returns the count.
+// vertex as credit_third does (weighted, its term also to `arc`) and returns the count.
 template <int MODE>
 __device__ __forceinline__ unsigned search_arc(const long long* __restrict__ indptr,
                                                const VID* __restrict__ indices, long long e,
                                                VID u, VID v, int ascending,
-                                               const WEIGHT* __restrict__ values, void* out) {
+                                               const WEIGHT* __restrict__ values, void* out,
+                                               ArcSum& arc) {
     ArcLists lists = arc_lists(indptr, e, u, v, ascending);
     long long i = lists.i, i_end = lists.i_end, j = lists.j, j_end = lists.j_end;
     unsigned found = 0;
@@ -332,7 +380,7 @@ __device__ __forceinline__ unsigned search_arc(const long long* __restrict__ ind
             VID a = indices[i];
             j = lower_bound(indices, j, j_end, a);
             if (j < j_end && indices[j] == a) {
-                credit_third<MODE>(out, values, e, i, j, u, v, a);
+                credit_third<MODE>(out, values, e, i, j, u, v, a, arc);
                 ++found;
                 ++j;
             }
@@ -342,7 +390,7 @@ __device__ __forceinline__ unsigned search_arc(const long long* __restrict__ ind
             VID a = indices[j];
             i = lower_bound(indices, i, i_end, a);
             if (i < i_end && indices[i] == a) {
-                credit_third<MODE>(out, values, e, i, j, u, v, a);
+                credit_third<MODE>(out, values, e, i, j, u, v, a, arc);
                 ++found;
                 ++i;
             }
@@ -352,17 +400,19 @@ __device__ __forceinline__ unsigned search_arc(const long long* __restrict__ ind
 }
 
 // The parameters of an arc intersection, Intersect::count<MODE>(ARC_INTERSECTION):
-// arc e = u -> v of the CSR, whether every arc goes to a higher id, and the values
-// and output that credit_third takes.
+// arc e = u -> v of the CSR, whether every arc goes to a higher id, and the values,
+// output and arc pair that credit_third takes.
 #define ARC_INTERSECTION                                                                   \
     const long long* __restrict__ indptr, const VID* __restrict__ indices, long long e,   \
-        VID u, VID v, int ascending, const WEIGHT* __restrict__ values, void* out
+        VID u, VID v, int ascending, const WEIGHT* __restrict__ values, void* out,        \
+        ArcSum& arc
 
 // One thread per oriented arc e = u -> v (the merge, edge and bitmap kernels), for
 // the arcs first <= e < end (all of them, or those of a share's base vertices:
 // nx_tricount/algorithms/shares.py): Intersect::count<MODE>(indptr, indices, e, u,
-// v, ascending, values, out) returns |N+(u) ∩ N+(v)|, crediting each third vertex
-// as credit_third does, and the thread credits the arc's count with finish_arc.
+// v, ascending, values, out, arc) returns |N+(u) ∩ N+(v)|, crediting each third
+// vertex as credit_third does, and the thread credits the arc's count (weighted, its
+// pair) with finish_arc.
 template <int MODE, typename Intersect>
 __device__ __forceinline__ void count_arc(const long long* __restrict__ indptr,
                                           const VID* __restrict__ indices,
@@ -372,12 +422,14 @@ __device__ __forceinline__ void count_arc(const long long* __restrict__ indptr,
     long long e = first + global_thread();
     unsigned found = 0;
     VID u = 0, v = 0;
+    ArcSum arc;
     if (e < end) {
         u = rows[e];
         v = indices[e];
-        found = Intersect::template count<MODE>(indptr, indices, e, u, v, ascending, values, out);
+        found = Intersect::template count<MODE>(indptr, indices, e, u, v, ascending, values, out,
+                                                arc);
     }
-    finish_arc<MODE>(out, e < end ? e : 0, u, v, found);
+    finish_arc<MODE>(out, e < end ? e : 0, u, v, found, arc);
 }
 
 #define ARC_ENTRY(name, MODE, Intersect)                                                     \

@@ -6,7 +6,7 @@
 struct Search {
     template <int MODE>
     static __device__ __forceinline__ unsigned count(ARC_INTERSECTION) {
-        return search_arc<MODE>(indptr, indices, e, u, v, ascending, values, out);
+        return search_arc<MODE>(indptr, indices, e, u, v, ascending, values, out, arc);
     }
 };
 

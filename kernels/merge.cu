@@ -11,7 +11,7 @@ struct Merge {
         ArcLists lists = arc_lists(indptr, e, u, v, ascending);
         return merge_common(indices, lists.i, lists.i_end, lists.j, lists.j_end,
                             [&](long long i, long long j, VID a) {
-                                credit_third<MODE>(out, values, e, i, j, u, v, a);
+                                credit_third<MODE>(out, values, e, i, j, u, v, a, arc);
                             });
     }
 };

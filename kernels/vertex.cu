@@ -10,20 +10,32 @@ __device__ __forceinline__ void vertex_arcs(const long long* __restrict__ indptr
                                             const WEIGHT* __restrict__ values, void* out) {
     long long u = first + global_thread();
     u64 at_u = 0;
+    ArcSum u_sum;  // weighted: the terms of u's arcs, credited to u once
     if (u < end) {
         for (long long e = indptr[u]; e < indptr[u + 1]; ++e) {
             VID v = indices[e];
-            unsigned found =
-                search_arc<MODE>(indptr, indices, e, (VID)u, v, id_oriented, values, out);
+            ArcSum arc;
+            unsigned found = search_arc<MODE>(indptr, indices, e, (VID)u, v, id_oriented,
+                                              values, out, arc);
             if (found == 0) continue;
             at_u += found;
             // Other threads credit v and e too (as a third vertex or closing arc).
             if (MODE == MODE_PER_NODE) atomicAdd((u64*)out + v, (u64)found);
             if (MODE == MODE_PER_EDGE) atomicAdd((u64*)out + e, (u64)found);
+            if (MODE == MODE_WEIGHTED) {
+                if (arc.sum != 0) add_value((WEIGHT*)out, v, arc.sum);
+                add_error((WEIGHT*)out, v, arc.error);
+                local_add(u_sum.sum, u_sum.error, arc.sum);
+                u_sum.error += arc.error;
+            }
         }
     }
     if (MODE == MODE_TOTAL) block_add((u64*)out, at_u);
     if (MODE == MODE_PER_NODE && at_u != 0) atomicAdd((u64*)out + u, at_u);
+    if (MODE == MODE_WEIGHTED && u < end) {
+        if (u_sum.sum != 0) add_value((WEIGHT*)out, u, u_sum.sum);
+        add_error((WEIGHT*)out, u, u_sum.error);
+    }
 }
 
 #define VERTEX_ENTRY(name, MODE)                                                             \

@@ -60,73 +60,93 @@ normalised_values(const double* __restrict__ values, long long m, double largest
     if (i < m) out[i] = cbrt(values[i] / largest);
 }
 
-// A directed edge list's arcs merged into undirected pairs, in three launches
-// around two sorts: arc_keys (every row's key, twice), the second copy sorted,
-// last_rows (the last row of each distinct arc, where the arcs have values), and
-// arc_pairs over the sorted keys. A repeated arc keeps its last row's value, as
-// NetworkX keeps an edge's last data.
+// A directed edge list's arcs merged into undirected pairs around one sort:
+// direction_keys gives every row its direction key, the sort puts the rows of an
+// arc and of its reverse arc in neighbouring runs, direction_runs reads each arc at
+// the last row of its run (a repeated arc keeps its last row's value, as NetworkX
+// keeps an edge's last data), and kept_pairs compacts the pairs in key order.
 
-// keys[i] and sorted[i]: the key of the arc src[i] -> dst[i], KEY_SENTINEL for a
-// self-loop.
+// The key of the arc between lo < hi, with its direction as the lowest bit (0:
+// lo -> hi, 1: hi -> lo): sorted by (lo, hi, direction). Ids below 2^31 (the
+// caller checks n <= 2^31), so lo << 32 | hi << 1 | direction fits.
+__device__ __forceinline__ long long direction_key(long long lo, long long hi, long long direction) {
+    return (lo << 32) | (hi << 1) | direction;
+}
+
 extern "C" __global__ void __launch_bounds__(256)
-arc_keys(const VID* __restrict__ src, const VID* __restrict__ dst, long long m, long long n,
-         long long* keys, long long* sorted) {
+direction_keys(const VID* __restrict__ src, const VID* __restrict__ dst, long long m,
+               long long* keys) {
     long long i = global_thread();
     if (i >= m) return;
     long long a = src[i], b = dst[i];
-    long long key = a == b ? KEY_SENTINEL : pack_key(a, b, n);
-    keys[i] = key;
-    sorted[i] = key;
+    keys[i] = a == b ? KEY_SENTINEL : direction_key(min(a, b), max(a, b), a > b ? 1 : 0);
 }
 
-// last[p] = the greatest row i whose key is sorted[p], at the last position p of
-// each run of equal keys. Zeroed by the caller.
+// The value of the arc whose run ends at sorted position p: its last row's value
+// (values sorted with the keys), its direction's code (codes: 1 along lo -> hi, 2
+// against, so a pair's codes add up to the directions it has), or 1.
+__device__ __forceinline__ WEIGHT arc_value(const WEIGHT* __restrict__ values, int codes,
+                                            long long key, long long p) {
+    if (values != nullptr) return values[p];
+    return codes ? (WEIGHT)(1 + (key & 1)) : (WEIGHT)1;
+}
+
+// One thread per position p of the sorted direction keys; the last of each run is
+// an arc, counted at both ends' total degree. The pair lo < hi is kept at its arc
+// lo -> hi, whose reverse arc's run (if any) follows; or at hi -> lo when that arc
+// is alone (its run follows no run of lo -> hi). kept[p] says which positions hold
+// a pair, pair_values[p] its value: the arc's value plus the reverse arc's. A pair
+// with both arcs counts at both ends' reciprocal degree; *count gets the number of
+// pairs. Runs are walked to their ends, once per arc: O(rows) in all.
 extern "C" __global__ void __launch_bounds__(256)
-last_rows(const long long* __restrict__ keys, long long m, const long long* __restrict__ sorted,
-          long long* last) {
-    long long i = global_thread();
-    if (i < m && keys[i] != KEY_SENTINEL) atomicMax(last + last_at_most(sorted, m, keys[i]), i);
-}
-
-// The value of the arc of key, which is at position p of the sorted keys.
-__device__ __forceinline__ WEIGHT arc_value(const WEIGHT* __restrict__ values,
-                                            const long long* __restrict__ last, long long p) {
-    return values != nullptr ? values[last[p]] : (WEIGHT)1;
-}
-
-// One thread per position p of the sorted arc keys; the last of each run is an arc
-// u -> v. Every arc counts at both ends' total degree. The pair lo < hi is written
-// by its arc lo -> hi, or by hi -> lo when that one is alone: pair_keys[p] its key,
-// pair_values[p] the arc's value plus the reverse arc's (0 when alone); the other
-// positions get KEY_SENTINEL. A pair with both arcs counts at both ends'
-// reciprocal degree. *count gets the number of pairs. Values null: every arc is 1.
-extern "C" __global__ void __launch_bounds__(256)
-arc_pairs(const long long* __restrict__ sorted, long long m, long long n,
-          const long long* __restrict__ last, const WEIGHT* __restrict__ values,
-          long long* pair_keys, WEIGHT* pair_values, u64* total_degree, u64* reciprocal_degree,
-          u64* count) {
+direction_runs(const long long* __restrict__ sorted, long long m, const WEIGHT* __restrict__ values,
+               int codes, bool* kept, WEIGHT* pair_values, u64* total_degree,
+               u64* reciprocal_degree, u64* count) {
     long long p = global_thread();
     bool pair = false;
     if (p < m) {
-        long long key = sorted[p], out = KEY_SENTINEL;
+        long long key = sorted[p];
         if (key != KEY_SENTINEL && (p + 1 == m || sorted[p + 1] != key)) {
-            long long u, v;
-            unpack_key(key, n, u, v);
-            atomicAdd(total_degree + u, 1ull);
-            atomicAdd(total_degree + v, 1ull);
-            long long q = last_at_most(sorted, m, pack_key(v, u, n));
-            bool both = q >= 0 && sorted[q] == pack_key(v, u, n);
-            if (u < v || !both) {
+            long long lo = key >> 32, hi = (key & 0xFFFFFFFFLL) >> 1;
+            atomicAdd(total_degree + lo, 1ull);
+            atomicAdd(total_degree + hi, 1ull);
+            if ((key & 1) == 0) {
+                long long reverse = key | 1, q = p + 1;
+                bool both = q < m && sorted[q] == reverse;
+                while (both && q + 1 < m && sorted[q + 1] == reverse) ++q;  // its last row
                 pair = true;
-                out = u < v ? key : pack_key(v, u, n);
-                pair_values[p] = arc_value(values, last, p) + (both ? arc_value(values, last, q) : (WEIGHT)0);
-            }
-            if (u < v && both) {
-                atomicAdd(reciprocal_degree + u, 1ull);
-                atomicAdd(reciprocal_degree + v, 1ull);
+                pair_values[p] = arc_value(values, codes, key, p) +
+                                 (both ? arc_value(values, codes, reverse, q) : (WEIGHT)0);
+                if (both) {
+                    atomicAdd(reciprocal_degree + lo, 1ull);
+                    atomicAdd(reciprocal_degree + hi, 1ull);
+                }
+            } else {
+                long long s = p;  // the first row of this arc's run
+                while (s > 0 && sorted[s - 1] == key) --s;
+                if (s == 0 || sorted[s - 1] != (key ^ 1)) {
+                    pair = true;
+                    pair_values[p] = arc_value(values, codes, key, p);
+                }
             }
         }
-        pair_keys[p] = out;
+        kept[p] = pair;
     }
     block_add(count, pair ? 1ull : 0ull);
+}
+
+// The kept pairs in their order: pair_keys[at] the pair's pack_key, pair_values[at]
+// its value (8 bytes, copied as bits). The second launch of a stable compaction
+// whose first is edge_rows.cu's kept_totals.
+extern "C" __global__ void __launch_bounds__(256)
+kept_pairs(const long long* __restrict__ sorted, const bool* __restrict__ kept,
+           const u64* __restrict__ values, long long m, long long n, long long chunk,
+           const long long* __restrict__ totals, long long* pair_keys, u64* pair_values) {
+    scan_chunk(m, chunk, totals, [&](long long i) { return (long long)kept[i]; },
+               [&](long long i, long long at, long long c) {
+                   if (!c) return;
+                   long long key = sorted[i];
+                   pair_keys[at] = pack_key(key >> 32, (key & 0xFFFFFFFFLL) >> 1, n);
+                   pair_values[at] = values[i];
+               });
 }

@@ -133,6 +133,27 @@ def test_directed_pairs_are_the_hosts(dtype):
         _assert_same(g, c)
 
 
+def test_directed_pairs_of_long_runs_are_the_hosts():
+    # Arcs repeated many times, each run read from its last row: 3 -> 5 and
+    # 5 -> 3 (a reciprocal pair), 7 -> 2 alone against its pair's order, 1 -> 4
+    # alone along it, and self-loops between them.
+    cp = _cupy()
+    arcs = [(3, 5)] * 900 + [(5, 3)] * 700 + [(7, 2)] * 500 + [(1, 4)] * 300 + [(6, 6)] * 200
+    order = np.random.default_rng(4).permutation(len(arcs))
+    src = np.array([arcs[i][0] for i in order], dtype=np.int32)
+    dst = np.array([arcs[i][1] for i in order], dtype=np.int32)
+    values = np.random.default_rng(5).random(src.size)
+    g_src, g_dst = cp.asarray(src), cp.asarray(dst)
+    for weights in (None, values):
+        cpu = directed_pairs(src, dst, 8, weights)
+        gpu = directed_pairs(g_src, g_dst, 8, None if weights is None else cp.asarray(weights))
+        for g, c in zip(gpu, cpu):
+            _assert_same(g, c)
+    for g, c in zip(pair_directions(g_src, g_dst, 8), pair_directions(src, dst, 8)):
+        _assert_same(g, c)
+    np.testing.assert_array_equal(cp.asnumpy(pair_directions(g_src, g_dst, 8).b), [1, 2, 3])
+
+
 def test_sorted_keys_and_distinct_edges_are_the_hosts():
     cp = _cupy()
     src, dst, n = _rows(4)

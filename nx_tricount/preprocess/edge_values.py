@@ -165,7 +165,8 @@ def directed_pairs(src, dst, n, values=None):
     ArcPairs
     """
     xp = module_of(src)
-    if xp is not np and (values is None or values.dtype in (np.float64, np.int64)):
+    on_gpu = xp is not np and gpu_values.pairs_apply(n)
+    if on_gpu and (values is None or values.dtype in (np.float64, np.int64)):
         return ArcPairs(*gpu_values.directed_pairs(src, dst, n, values))
     ops = ops_for(src)
     if values is None:
@@ -204,6 +205,8 @@ def pair_directions(src, dst, n):
         ``b`` holds the directions (int64); the degrees are :func:`directed_pairs`'.
     """
     xp = module_of(src)
+    if xp is not np and gpu_values.pairs_apply(n):
+        return ArcPairs(*gpu_values.directed_pairs(src, dst, n, codes=True))
     # Each arc's own bit: the pair's two arcs, when both exist, add up to 3.
     codes = xp.where(src < dst, 1, 2).astype(np.int64)
     return directed_pairs(src, dst, n, codes)

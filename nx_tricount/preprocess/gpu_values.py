@@ -1,19 +1,19 @@
 """The GPU's forms of :mod:`.edge_values`, in kernels compiled ahead
 (``kernels/edge_values.cu``): the largest value of a graph whose edges are
 distinct, the values normalised, and a directed graph's arcs merged into
-undirected pairs. CuPy's elementwise arithmetic, masks and gathers would compile
+undirected pairs (with their values, or the directions each pair has). CuPy's elementwise arithmetic, masks and gathers would compile
 at a process's first weighted or directed clustering; here the work is a few
-launches around CuPy's in-place sorts (:mod:`.gpu_rows`). :mod:`.edge_values`
+launches around CuPy's sorts (and the compactions of :mod:`.gpu_rows`). :mod:`.edge_values`
 calls them for int32 or int64 ids and float64 (pairs: or int64) values, and says
 what they compute. CuPy is imported on first use.
 """
 
 import numpy as np
 
-from .gpu_rows import ids_of, launch, sorted_copy, values_by_key
+from .gpu_rows import ids_of, launch, launch_scan, scan_chunks
 from .ops import ops_for
 
-__all__ = ["EXTREME_BLOCKS", "first_edge_applies", "max_edge_value", "normalised_values", "directed_pairs"]
+__all__ = ["EXTREME_BLOCKS", "first_edge_applies", "max_edge_value", "normalised_values", "pairs_apply", "directed_pairs"]
 
 #: Most blocks of the launch that reads the first edge and the largest value (each
 #: adds one atomic per extreme).
@@ -69,42 +69,44 @@ def normalised_values(values, largest):
     return out
 
 
-def directed_pairs(src, dst, n, values=None):
-    """:func:`.edge_values.directed_pairs` as its tuple of fields: three launches
-    around a sort of the arcs' keys, then the pairs sorted and their values put in
-    their order. ``values``: float64 or int64, or None (every arc 1, int64)."""
+def pairs_apply(n):
+    """Whether :func:`directed_pairs` takes a graph of ``n`` vertices: its keys pack
+    an arc's ends and direction into one int64 while ids fit in 31 bits."""
+    return n <= 2**31
+
+
+def directed_pairs(src, dst, n, values=None, *, codes=False):
+    """:func:`.edge_values.directed_pairs` as its tuple of fields, ``n`` within
+    :func:`pairs_apply`: the rows' direction keys sorted (with ``values``, their
+    stable order gathered), then one launch reads the arcs and their pairs and a
+    stable compaction keeps the pairs in key order. ``values``: float64 or int64,
+    or None (every arc 1, or with ``codes`` its direction's code: 1 along
+    ``lo -> hi``, 2 against; int64)."""
     import cupy
 
     dtype = src.dtype  # the pairs' ends come in the rows' id type, as on the CPU
     src, dst = ids_of(src, dst)
     m = src.size
-    keys, ordered = cupy.empty(m, dtype=np.int64), cupy.empty(m, dtype=np.int64)
-    launch("arc_keys", m, (src, dst, np.int64(m), np.int64(n), keys, ordered), vid=src.dtype, source=_SOURCE)
-    ordered.sort()
-    last = None  # a null pointer: the arcs have no values to take
-    if values is not None:
-        values = cupy.ascontiguousarray(values)
-        last = cupy.zeros(m, dtype=np.int64)
-        launch("last_rows", m, (keys, np.int64(m), ordered, last), source=_SOURCE)
+    keys = cupy.empty(m, dtype=np.int64)
+    launch("direction_keys", m, (src, dst, np.int64(m), keys), vid=src.dtype, source=_SOURCE)
+    if values is None:
+        keys.sort()
+    else:
+        order = cupy.argsort(keys)  # stable: an arc's last row stays last in its run
+        keys, values = keys[order], cupy.ascontiguousarray(values)[order]
     weight = np.int64 if values is None else values.dtype
-    pair_keys, pair_values = cupy.empty(m, dtype=np.int64), cupy.empty(m, dtype=weight)
+    kept, run_values = cupy.empty(m, dtype=bool), cupy.empty(m, dtype=weight)
     total_degree, reciprocal_degree = cupy.zeros(n, dtype=np.uint64), cupy.zeros(n, dtype=np.uint64)
-    pairs = cupy.zeros(1, dtype=np.uint64)
-    args = (
-        ordered,
-        np.int64(m),
-        np.int64(n),
-        last,
-        values,
-        pair_keys,
-        pair_values,
-        total_degree,
-        reciprocal_degree,
-        pairs,
-    )
-    launch("arc_pairs", m, args, weight=weight, source=_SOURCE)
-    in_order = sorted_copy(pair_keys)
-    b = values_by_key(pair_keys, pair_values, in_order)
-    pairs = int(pairs.get()[0])
-    lo, hi = ops_for(in_order).unpack_keys(in_order[:pairs], n, dtype)
-    return lo, hi, b[:pairs], total_degree.view(np.int64), reciprocal_degree.view(np.int64)
+    count = cupy.zeros(1, dtype=np.uint64)
+    args = (keys, np.int64(m), values, np.int32(codes), kept, run_values, total_degree, reciprocal_degree, count)
+    launch("direction_runs", m, args, weight=weight, source=_SOURCE)
+    pairs = int(count.get()[0])
+    pair_keys, b = cupy.empty(pairs, dtype=np.int64), cupy.empty(pairs, dtype=weight)
+    if pairs:
+        blocks, chunk = scan_chunks(m)
+        totals = cupy.empty(blocks, dtype=np.int64)
+        launch_scan("kept_totals", blocks, (kept, np.int64(m), np.int64(chunk), totals))
+        scan = (np.int64(m), np.int64(n), np.int64(chunk), totals, pair_keys, b)
+        launch_scan("kept_pairs", blocks, (keys, kept, run_values, *scan), source=_SOURCE)
+    lo, hi = ops_for(pair_keys).unpack_keys(pair_keys, n, dtype)
+    return lo, hi, b, total_degree.view(np.int64), reciprocal_degree.view(np.int64)

@@ -230,6 +230,20 @@ def test_auto_counts_directed_graphs_with_merge_on_the_gpu(gpu_machine):
     assert pairs.algorithm == "hash" and "sums of arc values" in str(pairs)
 
 
+def test_a_directed_total_of_merge_on_the_gpu_is_ordered_by_degree(gpu_machine):
+    # Transitivity credits no vertex: ascending-degree ids let each arc's merge
+    # start after it. A count per node keeps merge's designed ordering, and so
+    # does the CPU engine.
+    src, dst = rmat_edges(11, seed=1)
+    G = from_edges(src, dst, directed=True)
+    total = nx_tricount.make_plan(G, algorithm="merge", total=True)
+    assert (total.orientation, total.ordering) == ("degree", "degree")
+    assert "ordering auto -> degree: a directed transitivity's merge" in str(total)
+    assert nx_tricount.make_plan(G, algorithm="merge").ordering == "none"
+    assert nx_tricount.make_plan(G, algorithm="merge", device="cpu", total=True).ordering == "none"
+    assert nx_tricount.make_plan(G, algorithm="merge", ordering="none", total=True).ordering == "none"
+
+
 def test_the_plan_reads_the_endpoint_degree_only_for_large_gpu_graphs(gpu_machine):
     # The one statistic that costs a launch is read by the GPU rule alone, once per
     # graph and device, and an unweighted count queues its simple graph meanwhile.

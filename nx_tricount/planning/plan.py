@@ -34,7 +34,7 @@ from ..metadata.config import (
     check_scale_out,
     config_from_environment,
 )
-from .rules import choose_algorithm, choose_device, choose_merge_total, choose_pipeline
+from .rules import choose_algorithm, choose_device, choose_merge_total, choose_ordering, choose_pipeline
 from .spread import Spread, decide, streaming, together
 
 __all__ = ["CountTask", "Plan", "make_plan", "plan_for", "current_config"]
@@ -255,7 +255,9 @@ def make_plan(
        ``GPU_WEDGE_SKEW`` takes ``wedge`` (``hash`` for sums of arc values),
        below it ``merge``.
     4. **Orientation and ordering.** ``"auto"`` is what the algorithm is
-       designed for (:data:`~nx_tricount.metadata.catalog.ALGORITHMS`).
+       designed for (:data:`~nx_tricount.metadata.catalog.ALGORITHMS`), but a
+       directed total (transitivity) of ``merge`` on the GPU is ordered by
+       degree: it credits no vertex, so each arc's merge starts after it.
     5. **Streaming.** A graph prepared in parts whose count starts from the
        unweighted undirected simple graph, with a preprocessing that needs only
        the degrees, is prepared in chunks straight into its parts on the
@@ -373,8 +375,8 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
         reasons.append(f"orientation auto -> {orientation}: what {chosen} is designed for")
     ordering = settings["ordering"]
     if ordering == "auto":
-        ordering = designed.ordering
-        reasons.append(f"ordering auto -> {ordering}: what {chosen} is designed for")
+        ordering, reason = choose_ordering(statistics, chosen_device, chosen, designed.ordering, total)
+        reasons.append(reason)
     spread = streaming(spread, orientation, ordering, simple_unweighted)
     pipeline, reason = choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted)
     reasons.append(reason)

@@ -215,7 +215,8 @@ def pair_directions(src, dst, n):
 def oriented_directions(directions, arc_src, arc_dst):
     """Each oriented arc ``u -> v``'s directions in the directed graph, bit 0
     ``u -> v`` and bit 1 ``v -> u``, from its pair's :func:`pair_directions`
-    (relative to ``lo -> hi``) and its ends in original ids."""
+    (relative to ``lo -> hi``) and its ends in original ids; uint8, so that a
+    count reads one byte per arc."""
     xp = module_of(directions)
     swapped = ((directions & 1) << 1) | (directions >> 1)
-    return xp.where(arc_src < arc_dst, directions, swapped)
+    return xp.where(arc_src < arc_dst, directions, swapped).astype(np.uint8)

@@ -36,12 +36,15 @@ Usage::
     python examples/benchmark_networkx.py --graphs g22 g23 --json layer.json
     python examples/benchmark_networkx.py --graphs g22 --calls directed_transitivity \
         --algorithms auto merge hash wedge      # the calls under each algorithm
+    python examples/benchmark_networkx.py --graphs g22 --calls directed_transitivity \
+        --orderings auto none degree            # and under each ordering
     python examples/benchmark_networkx.py --small --json small.json   # five processes
     python examples/benchmark_networkx.py --floor --cpu-scales 16 18   # dicts beside the floor
     python examples/benchmark_networkx.py --smoke    # R-MAT 8 on the CPU engine
 """
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -270,11 +273,11 @@ def auto_cost_pct(edges, device, pairs=AUTO_PAIRS):
     return 100 * (auto - named) / named, auto, named
 
 
-def bench(name, edges, device, calls, repeats, algorithms=("auto",)):
+def bench(name, edges, device, calls, repeats, algorithms=("auto",), orderings=("auto",)):
     rows = []
     pace = host_pace_us()
-    for algorithm in algorithms:
-        with nx.config.backends.tricount(device=device, algorithm=algorithm):
+    for algorithm, ordering in itertools.product(algorithms, orderings):
+        with nx.config.backends.tricount(device=device, algorithm=algorithm, ordering=ordering):
             for call in calls:
                 ms = median_ms(lambda: CALLS[call](edges, device), device, repeats)
                 target = TARGETS.get(name, {}).get(call)
@@ -283,6 +286,7 @@ def bench(name, edges, device, calls, repeats, algorithms=("auto",)):
                         graph=name,
                         call=call,
                         algorithm=algorithm,
+                        ordering=ordering,
                         ms=round(ms, 2),
                         target_ms=target,
                         met=None if target is None else ms <= target,
@@ -386,10 +390,8 @@ def table(rows):
             target = "" if r["target_ms"] is None else f"{r['target_ms']:8g}"
             met = "" if r["met"] is None else "yes" if r["met"] else "NO"
             spread = f"  ({r['lowest_ms']:.3f}-{r['highest_ms']:.3f})" if "lowest_ms" in r else ""
-            print(
-                f"{r['graph']:14s} {r['call']:38s} {r['algorithm']:9s} {r['ms']:10.3f} "
-                f"{target:>8s}  {met}{spread}"
-            )
+            setting = r["algorithm"] if r.get("ordering", "auto") == "auto" else f"{r['algorithm']}/{r['ordering']}"
+            print(f"{r['graph']:14s} {r['call']:38s} {setting:9s} {r['ms']:10.3f} {target:>8s}  {met}{spread}")
     paces = sorted({pace for r in rows for pace in r.get("paces_us", [r.get("pace_us")]) if pace})
     if paces:
         print(f"host pace (us of a pure-Python loop, per process): {paces}")
@@ -411,6 +413,12 @@ def main():
         nargs="+",
         default=["auto"],
         help="run the calls under each of these algorithm settings",
+    )
+    parser.add_argument(
+        "--orderings",
+        nargs="+",
+        default=["auto"],
+        help="and under each of these ordering settings",
     )
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--smoke", action="store_true", help="R-MAT 8 on the CPU engine")
@@ -440,14 +448,15 @@ def main():
     elif args.smoke or not gpu_available():
         src, dst = rmat_edges(8, seed=8)
         weights = np.random.default_rng(1).random(src.size)
-        rows += bench("rmat8", (src, dst, weights), "cpu", args.calls, 1, args.algorithms)
+        rows += bench("rmat8", (src, dst, weights), "cpu", args.calls, 1, args.algorithms, args.orderings)
     else:
         import cupy
 
         for name in args.graphs:
             src, dst, _ = _suite()[name]()
             weights = cupy.random.default_rng(1).random(src.size)
-            rows += bench(name, (src, dst, weights), "gpu", args.calls, args.repeats or 5, args.algorithms)
+            repeats = args.repeats or 5
+            rows += bench(name, (src, dst, weights), "gpu", args.calls, repeats, args.algorithms, args.orderings)
             del src, dst, weights
     table(rows)
     if args.json:

@@ -123,7 +123,7 @@ def choose_ordering(statistics, device, algorithm, designed, total):
         return "degree", (
             "ordering auto -> degree: a directed transitivity's merge credits no vertex, so on "
             "ascending-degree ids each arc's merge starts after it (R-MAT 22 on one H200: "
-            "131 ms against 155 with none; docs/benchmarks.md, 'auto: directed graphs on the GPU')"
+            "132 ms against 156 with none; docs/benchmarks.md, 'auto: directed graphs on the GPU')"
         )
     return designed, f"ordering auto -> {designed}: what {algorithm} is designed for"
 

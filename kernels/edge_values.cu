@@ -91,13 +91,34 @@ __device__ __forceinline__ WEIGHT arc_value(const WEIGHT* __restrict__ values, i
     return codes ? (WEIGHT)(1 + (key & 1)) : (WEIGHT)1;
 }
 
+// The ends of the run of key that holds position q of the sorted keys: a short walk,
+// then a binary search where the run is long (a row repeated many times), so that no
+// thread walks far.
+#define RUN_WALK 32
+
+__device__ __forceinline__ long long run_last(const long long* __restrict__ sorted, long long m,
+                                              long long q, long long key) {
+    for (int step = 0; step < RUN_WALK; ++step, ++q) {
+        if (q + 1 == m || sorted[q + 1] != key) return q;
+    }
+    return last_at_most(sorted, m, key);
+}
+
+__device__ __forceinline__ long long run_first(const long long* __restrict__ sorted, long long m,
+                                               long long q, long long key) {
+    for (int step = 0; step < RUN_WALK; ++step, --q) {
+        if (q == 0 || sorted[q - 1] != key) return q;
+    }
+    return last_at_most(sorted, m, key - 1) + 1;
+}
+
 // One thread per position p of the sorted direction keys; the last of each run is
 // an arc, counted at both ends' total degree. The pair lo < hi is kept at its arc
 // lo -> hi, whose reverse arc's run (if any) follows; or at hi -> lo when that arc
 // is alone (its run follows no run of lo -> hi). kept[p] says which positions hold
 // a pair, pair_values[p] its value: the arc's value plus the reverse arc's. A pair
 // with both arcs counts at both ends' reciprocal degree; *count gets the number of
-// pairs. Runs are walked to their ends, once per arc: O(rows) in all.
+// pairs.
 extern "C" __global__ void __launch_bounds__(256)
 direction_runs(const long long* __restrict__ sorted, long long m, const WEIGHT* __restrict__ values,
                int codes, bool* kept, WEIGHT* pair_values, u64* total_degree,
@@ -111,22 +132,25 @@ direction_runs(const long long* __restrict__ sorted, long long m, const WEIGHT* 
             atomicAdd(total_degree + lo, 1ull);
             atomicAdd(total_degree + hi, 1ull);
             if ((key & 1) == 0) {
-                long long reverse = key | 1, q = p + 1;
-                bool both = q < m && sorted[q] == reverse;
-                while (both && q + 1 < m && sorted[q + 1] == reverse) ++q;  // its last row
+                long long reverse = key | 1;
+                bool both = p + 1 < m && sorted[p + 1] == reverse;
+                WEIGHT reverse_value = 0;
+                if (both) {
+                    long long last = run_last(sorted, m, p + 1, reverse);
+                    reverse_value = arc_value(values, codes, reverse, last);
+                }
                 pair = true;
-                pair_values[p] = arc_value(values, codes, key, p) +
-                                 (both ? arc_value(values, codes, reverse, q) : (WEIGHT)0);
+                pair_values[p] = arc_value(values, codes, key, p) + reverse_value;
                 if (both) {
                     atomicAdd(reciprocal_degree + lo, 1ull);
                     atomicAdd(reciprocal_degree + hi, 1ull);
                 }
             } else {
-                long long s = p;  // the first row of this arc's run
-                while (s > 0 && sorted[s - 1] == key) --s;
+                long long s = run_first(sorted, m, p, key);
                 if (s == 0 || sorted[s - 1] != (key ^ 1)) {
                     pair = true;
-                    pair_values[p] = arc_value(values, codes, key, p);
+                    // + 0 as for a pair without its reverse arc (and the host): -0.0 becomes 0.0
+                    pair_values[p] = arc_value(values, codes, key, p) + (WEIGHT)0;
                 }
             }
         }

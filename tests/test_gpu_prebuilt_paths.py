@@ -134,17 +134,19 @@ def test_directed_pairs_are_the_hosts(dtype):
 
 
 def test_directed_pairs_of_long_runs_are_the_hosts():
-    # Arcs repeated many times, each run read from its last row: 3 -> 5 and
-    # 5 -> 3 (a reciprocal pair), 7 -> 2 alone against its pair's order, 1 -> 4
-    # alone along it, and self-loops between them.
+    # Arcs repeated many times (runs longer than a thread walks, found by a
+    # binary search), each run read from its last row: 3 -> 5 and 5 -> 3 (a
+    # reciprocal pair), 7 -> 2 alone against its pair's order, 1 -> 4 alone along
+    # it, and self-loops between them.
     cp = _cupy()
     arcs = [(3, 5)] * 900 + [(5, 3)] * 700 + [(7, 2)] * 500 + [(1, 4)] * 300 + [(6, 6)] * 200
     order = np.random.default_rng(4).permutation(len(arcs))
     src = np.array([arcs[i][0] for i in order], dtype=np.int32)
     dst = np.array([arcs[i][1] for i in order], dtype=np.int32)
     values = np.random.default_rng(5).random(src.size)
+    zeros = np.where(np.arange(src.size) % 2, 0.0, -0.0)  # a pair's sum is 0.0, never -0.0
     g_src, g_dst = cp.asarray(src), cp.asarray(dst)
-    for weights in (None, values):
+    for weights in (None, values, zeros):
         cpu = directed_pairs(src, dst, 8, weights)
         gpu = directed_pairs(g_src, g_dst, 8, None if weights is None else cp.asarray(weights))
         for g, c in zip(gpu, cpu):

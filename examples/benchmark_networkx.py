@@ -390,8 +390,12 @@ def table(rows):
             target = "" if r["target_ms"] is None else f"{r['target_ms']:8g}"
             met = "" if r["met"] is None else "yes" if r["met"] else "NO"
             spread = f"  ({r['lowest_ms']:.3f}-{r['highest_ms']:.3f})" if "lowest_ms" in r else ""
-            setting = r["algorithm"] if r.get("ordering", "auto") == "auto" else f"{r['algorithm']}/{r['ordering']}"
-            print(f"{r['graph']:14s} {r['call']:38s} {setting:9s} {r['ms']:10.3f} {target:>8s}  {met}{spread}")
+            setting = (
+                r["algorithm"] if r.get("ordering", "auto") == "auto" else f"{r['algorithm']}/{r['ordering']}"
+            )
+            print(
+                f"{r['graph']:14s} {r['call']:38s} {setting:9s} {r['ms']:10.3f} {target:>8s}  {met}{spread}"
+            )
     paces = sorted({pace for r in rows for pace in r.get("paces_us", [r.get("pace_us")]) if pace})
     if paces:
         print(f"host pace (us of a pure-Python loop, per process): {paces}")
@@ -456,7 +460,9 @@ def main():
             src, dst, _ = _suite()[name]()
             weights = cupy.random.default_rng(1).random(src.size)
             repeats = args.repeats or 5
-            rows += bench(name, (src, dst, weights), "gpu", args.calls, repeats, args.algorithms, args.orderings)
+            rows += bench(
+                name, (src, dst, weights), "gpu", args.calls, repeats, args.algorithms, args.orderings
+            )
             del src, dst, weights
     table(rows)
     if args.json:

@@ -1,11 +1,13 @@
 """The GPU's forms of :mod:`.edge_values`, in kernels compiled ahead
 (``kernels/edge_values.cu``): the largest value of a graph whose edges are
 distinct, the values normalised, and a directed graph's arcs merged into
-undirected pairs (with their values, or the directions each pair has). CuPy's elementwise arithmetic, masks and gathers would compile
-at a process's first weighted or directed clustering; here the work is a few
-launches around CuPy's sorts (and the compactions of :mod:`.gpu_rows`). :mod:`.edge_values`
-calls them for int32 or int64 ids and float64 (pairs: or int64) values, and says
-what they compute. CuPy is imported on first use.
+undirected pairs (with their values, or the directions each pair has). CuPy's
+elementwise arithmetic, masks and gathers would compile at a process's first
+weighted or directed clustering; here the work is a few launches around CuPy's
+in-place sort and the compactions of :mod:`.gpu_rows`. Only a directed graph's
+arcs with values take CuPy's argsort and gathers (compiled at their first use).
+:mod:`.edge_values` calls them for int32 or int64 ids and float64 (pairs: or
+int64) values, and says what they compute. CuPy is imported on first use.
 """
 
 import numpy as np
@@ -13,7 +15,14 @@ import numpy as np
 from .gpu_rows import ids_of, launch, launch_scan, scan_chunks
 from .ops import ops_for
 
-__all__ = ["EXTREME_BLOCKS", "first_edge_applies", "max_edge_value", "normalised_values", "pairs_apply", "directed_pairs"]
+__all__ = [
+    "EXTREME_BLOCKS",
+    "first_edge_applies",
+    "max_edge_value",
+    "normalised_values",
+    "pairs_apply",
+    "directed_pairs",
+]
 
 #: Most blocks of the launch that reads the first edge and the largest value (each
 #: adds one atomic per extreme).
@@ -98,7 +107,8 @@ def directed_pairs(src, dst, n, values=None, *, codes=False):
     kept, run_values = cupy.empty(m, dtype=bool), cupy.empty(m, dtype=weight)
     total_degree, reciprocal_degree = cupy.zeros(n, dtype=np.uint64), cupy.zeros(n, dtype=np.uint64)
     count = cupy.zeros(1, dtype=np.uint64)
-    args = (keys, np.int64(m), values, np.int32(codes), kept, run_values, total_degree, reciprocal_degree, count)
+    degrees = (total_degree, reciprocal_degree)
+    args = (keys, np.int64(m), values, np.int32(codes), kept, run_values, *degrees, count)
     launch("direction_runs", m, args, weight=weight, source=_SOURCE)
     pairs = int(count.get()[0])
     pair_keys, b = cupy.empty(pairs, dtype=np.int64), cupy.empty(pairs, dtype=weight)

@@ -1,5 +1,6 @@
 // The CSR of sorted arc keys (nx_tricount/preprocess/gpu_ops.py,
-// csr_of_sorted_keys), in one launch of max(m, n + 1) threads.
+// csr_of_sorted_keys), in one launch of max(m, n + 1) threads; and the rows of a
+// CSR's arcs from its row pointers (rows_of).
 #include "common.cu"
 #include "keys.cu"
 
@@ -26,4 +27,13 @@ csr_of_sorted_keys(const long long* __restrict__ keys, long long m, long long n,
         }
         indptr[i] = low;
     }
+}
+
+// indptr: n + 1 row pointers of m arcs. Thread i finds arc i's row, the last
+// whose start is at most i (a binary search: one thread per row would serialise
+// on a long row).
+extern "C" __global__ void __launch_bounds__(256)
+rows_of_pointers(const long long* __restrict__ indptr, long long n, long long m, VID* rows) {
+    long long i = global_thread();
+    if (i < m) rows[i] = last_at_most(indptr, n + 1, i);
 }

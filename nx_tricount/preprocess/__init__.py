@@ -13,6 +13,7 @@ from .edge_values import ArcPairs, directed_pairs, max_edge_value, oriented_dire
 from .hashed_csr import HashedCSR, hashed_applies, prepare_hashed
 from .ordering import ORDERINGS
 from .orientation import ORIENTATIONS
+from .passes import prepare_in_passes
 from .prepare import Prepared, prepare_arcs, prepare_simple, prepare_undirected
 from .simplify import simple_graph, simplify_directed, simplify_undirected
 from .streamed import STREAMED, PartitionedGraph, prepare_streamed
@@ -42,6 +43,7 @@ __all__ = [
     "STREAMED",
     "PartitionedGraph",
     "prepare_streamed",
+    "prepare_in_passes",
     "REPLICAS",
     "prepare_together",
 ]

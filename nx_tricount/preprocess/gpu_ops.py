@@ -192,6 +192,20 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
     return indptr, indices[:arcs], rows[:arcs]
 
 
+def rows_of(indptr, dtype):
+    """:func:`.host_ops.rows_of` in one launch of ``kernels/csr.cu``."""
+    import cupy
+
+    from ..gpu import runtime
+
+    indptr = cupy.ascontiguousarray(indptr, dtype=np.int64)
+    n, m = indptr.size - 1, int(indptr[-1])
+    rows = cupy.empty(m, dtype=dtype)
+    kernel = runtime.function("csr.cu", "rows_of_pointers", vid=dtype)
+    runtime.launch(kernel, m, (indptr, np.int64(n), np.int64(m), rows))
+    return rows
+
+
 def sorted_keys(keys, values=None):
     """:func:`.host_ops.sorted_keys`: a copy of the keys sorted in place (Thrust),
     and 8-byte values put where their keys went by a search of each key among the

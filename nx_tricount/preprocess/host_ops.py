@@ -24,6 +24,7 @@ __all__ = [
     "sampled_degree_sum",
     "pair_sum",
     "csr_of_sorted_keys",
+    "rows_of",
     "sorted_keys",
     "oriented_keys",
     "oriented_csr",
@@ -201,6 +202,12 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
     # csr.row_pointers, in NumPy: the CSR step stands above the seam, not below it.
     indptr = np.searchsorted(rows, np.arange(n + 1, dtype=rows.dtype)).astype(np.int64, copy=False)
     return indptr, indices, rows
+
+
+def rows_of(indptr, dtype):
+    """The row of every position of a CSR's row pointers ``indptr`` (the arcs'
+    sources), in ``dtype``."""
+    return host_rows.rows_of(indptr, dtype)
 
 
 def sorted_keys(keys, values=None):

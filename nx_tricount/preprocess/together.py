@@ -40,7 +40,7 @@ from .ordering import relabel, vertex_order
 from .prepare import Prepared, ascending_arcs
 from .streamed import STREAMED
 
-__all__ = ["REPLICAS", "prepare_together"]
+__all__ = ["REPLICAS", "prepare_together", "range_splitters"]
 
 #: Key of the first worker's ``Prepared.derived`` that holds the other GPUs'
 #: copies, by GPU id.
@@ -90,7 +90,7 @@ def prepare_together(src, dst, n, *, orientation, ordering, devices):
         return keys, _sample(keys)
 
     keyed = _each(devices, edge_keys)
-    splitters = _splitters([sample for _, sample in keyed], workers)
+    splitters = range_splitters([sample for _, sample in keyed], workers)
     buckets = _each(devices, lambda g: ops_for(keyed[g][0]).keys_by_range(keyed[g][0], splitters))
     keyed = None  # each step frees what the next no longer reads
 
@@ -114,7 +114,7 @@ def prepare_together(src, dst, n, *, orientation, ordering, devices):
 
     oriented = _each(devices, arcs)
     simple = None
-    row_starts = _row_starts(_splitters([sample for _, sample, _ in oriented], workers), n)
+    row_starts = _row_starts(range_splitters([sample for _, sample, _ in oriented], workers), n)
     arc_buckets = _each(devices, lambda g: ops_for(oriented[g][0]).keys_by_range(oriented[g][0], row_starts))
     perms = [perm for _, _, perm in oriented]
     oriented = None
@@ -222,7 +222,7 @@ def _sample(keys):
     return to_host(module_of(keys).ascontiguousarray(keys[::stride]))
 
 
-def _splitters(samples, workers):
+def range_splitters(samples, workers):
     """``workers - 1`` keys cutting the pooled samples into about equal ranges
     (:data:`SENTINEL` where there is no key: the ranges after it stay empty)."""
     pooled = np.sort(np.concatenate(samples))

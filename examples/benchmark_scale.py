@@ -9,9 +9,10 @@ setting given (``memory_limit=8GB``, ``partitions=3,partitioning=range``,
 ``--dask-cuda`` starts a dask-cuda cluster of one worker per GPU for settings
 with ``distributed=dask``). It prints, as JSON lines: what ran (the
 plan's regime, parts and GPUs, where it prepared the graph and whether straight
-into its parts, as the count recorded it), ``from_edges`` and count seconds (wall clock), the peak
-of CuPy's memory pool on each GPU, each worker's phases (copy of the graph, count, combine:
-seconds, and the bytes it moved; ``nx_tricount.execution.phases``), and the
+into its parts or in passes, as the count recorded it), ``from_edges`` and
+count seconds (wall clock), the peak of CuPy's memory pool on each GPU, each
+worker's phases (preparation, copy of the graph, count, combine: seconds, and
+the bytes it moved; ``nx_tricount.execution.phases``), and the
 result, which must be the same under every setting. ``--resident`` moves
 the edges to the GPU first (a graph that fits one GPU, counted from there).
 
@@ -69,15 +70,17 @@ def run(src, dst, scale, setting, device, repeats, function="transitivity"):
         algorithm = settings.pop("algorithm", None)
         with nx.config.backends.tricount(**settings), phases.collect() as records:
             result = FUNCTIONS[function](G, backend="tricount", device=device, algorithm=algorithm)
-        done = time.perf_counter()
-        # What ran: a spread count records its plan; a whole count records nothing.
-        ran = next((r for r in records if r["worker"] == "plan"), None)
-        if ran is None:
-            ran = dict(
-                regime="whole", parts=1, devices=[], prepared_on=device, in_parts=False, together=False
-            )
-            plan = nx_tricount.make_plan(G, device=device, algorithm=algorithm, total=True)
-            ran["algorithm"] = plan.algorithm
+            done = time.perf_counter()
+            # What ran: a spread count records its plan; a whole count records nothing.
+            ran = next((r for r in records if r["worker"] == "plan"), None)
+            if ran is None:
+                ran = dict(
+                    regime="whole", parts=1, devices=[], prepared_on=device, in_parts=False, together=False
+                )
+                plan = nx_tricount.make_plan(G, device=device, algorithm=algorithm, total=True)
+                ran["algorithm"] = plan.algorithm
+            # A graph prepared in passes records the preparation.
+            ran["in_passes"] = any(r.get("passes") for r in records if r["worker"] == "prepare")
         row = dict(
             scale=scale,
             rows=int(src.size),
@@ -87,6 +90,7 @@ def run(src, dst, scale, setting, device, repeats, function="transitivity"):
             prepared_on=ran["prepared_on"],
             in_parts=ran["in_parts"],
             together=ran["together"],
+            in_passes=ran["in_passes"],
             regime=ran["regime"],
             gpus=max(1, len(ran["devices"])),
             from_edges_s=round(built - start, 3),

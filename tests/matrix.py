@@ -7,9 +7,12 @@ direct API, with frames out), on a small seeded graph, with NetworkX's own
 result and the comparison it is held to. A *spread* is a setting of
 ``nx.config.backends.tricount`` that changes where and in how many parts the
 count runs: whole, ``partitions`` 2 and 3, a ``memory_limit`` that forces the
-graph into parts, the replicated regime (shares of the whole graph: one after
-another on the CPU, two workers of one GPU on the GPU), ``devices`` with a
-repeated id in the partitioned regime, and ``distributed="dask"`` in either regime.
+graph into parts (in the partitioned regime), the replicated regime (shares of
+the whole graph: one after another on the CPU, two workers of one GPU on the
+GPU), ``devices`` with a repeated id in the partitioned regime, and
+``distributed="dask"`` in either regime; on the GPU also the same memory limit
+in the ``auto`` regime, where one GPU prepares the graph in passes and counts it
+whole (:data:`GPU_SPREADS`).
 :func:`assert_spread` reads the plan, so that a setting that stops producing its
 spread fails the test instead of testing the whole count again.
 """
@@ -33,6 +36,7 @@ from test_triangle_family import assert_same, assert_same_graph, triangle_tuples
 
 __all__ = [
     "SPREADS",
+    "GPU_SPREADS",
     "CASES",
     "graph",
     "spread_settings",
@@ -55,6 +59,8 @@ SPREADS = (
     "dask",
     "dask partitioned",
 )
+#: And on the GPU: the memory limit in the ``auto`` regime.
+GPU_SPREADS = (*SPREADS, "passes")
 
 WEIGHT = "weight"
 
@@ -89,10 +95,12 @@ def spread_settings(spread, G, device):
         return {}
     if spread.startswith("partitions="):
         return {"partitions": int(spread.split("=")[1])}
-    if spread == "memory_limit":
-        # One byte below the whole count's estimate: the smallest push into parts.
+    if spread in ("memory_limit", "passes"):
+        # One byte below the whole count's estimate: the smallest push into parts,
+        # or into passes on one GPU where the regime is left to the plan.
         T = G if isinstance(G, nx_tricount.TriGraph) else nx_tricount.from_networkx(G)
-        return {"memory_limit": whole_bytes(int(T.src.size)) - 1}
+        limit = {"memory_limit": whole_bytes(int(T.src.size)) - 1}
+        return limit if spread == "passes" else {**limit, "regime": "partitioned"}
     if spread == "replicated":
         return {"regime": "replicated", "devices": [_current_gpu(device)] * 2 if device == "gpu" else "auto"}
     if spread == "devices":
@@ -120,7 +128,9 @@ def assert_spread(spread, G, device):
         assert s.parts == 1 and not s.prepared_in_parts and not s.distributed, plan
     elif spread.startswith("partitions="):
         assert s.parts == int(spread.split("=")[1]), plan
-    elif spread == "memory_limit":
+    elif spread == "passes" and not G.is_directed():
+        assert s.prepared_in_passes and (s.parts, s.executor) == (1, "whole"), plan
+    elif spread in ("memory_limit", "passes"):
         assert s.parts > 1 and s.prepared_in_parts, plan
         assert s.preparation_device == "cpu", plan  # host memory, on either device
     elif spread == "replicated":

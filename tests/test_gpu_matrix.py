@@ -13,7 +13,7 @@ import pytest
 import nx_tricount
 from matrix import (  # noqa: F401  (fixtures)
     CASES,
-    SPREADS,
+    GPU_SPREADS,
     assert_spread,
     check,
     dask_client,
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.gpu
 
 
 @pytest.mark.parametrize("name", list(CASES))
-@pytest.mark.parametrize("spread", SPREADS)
+@pytest.mark.parametrize("spread", GPU_SPREADS)
 def test_every_function_under_every_spread_on_the_gpu(spread, name, request):
     if spread.startswith("dask"):
         request.getfixturevalue("dask_client")

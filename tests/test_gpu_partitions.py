@@ -95,11 +95,13 @@ def rmat22():
 
 def test_memory_limit_forces_parts_from_host_memory(rmat22):
     # Transitivity of a graph prepared straight into its parts raised AttributeError.
+    # (Its CSR and count fit 1.5 GB: regime "auto" would prepare it in passes.)
     G, expected = rmat22
-    plan = nx_tricount.make_plan(G, device="gpu", memory_limit="1.5GB")
+    limited = dict(memory_limit="1.5GB", regime="partitioned")
+    plan = nx_tricount.make_plan(G, device="gpu", **limited)
     assert plan.spread.parts >= 4 and plan.preparation_device == "cpu" and plan.spread.streamed
     assert (plan.algorithm, plan.orientation, plan.ordering) == ("wedge", "id", "degree")
-    with nx.config.backends.tricount(memory_limit="1.5GB"):
+    with nx.config.backends.tricount(**limited):
         ours = [f(G, backend="tricount", device="gpu") for f in (nx.triangles, nx.transitivity)]
     assert ours == expected
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nx_tricount.io.generators import rmat_edges
-from nx_tricount.planning.spread import Spread, together
+from nx_tricount.planning.preparing import together
+from nx_tricount.planning.spread import Spread
 from nx_tricount.preprocess import host_ops
 from nx_tricount.preprocess.prepare import prepare_undirected
 from nx_tricount.preprocess.streamed import STREAMED

@@ -7,6 +7,7 @@ structure                 cache key                                            m
 endpoint degree estimate  ``("endpoint degree", device)``                      :class:`Statistics`
 simple graph              ``("simple", device)``                               :func:`simple_graph`
 oriented CSR              ``("oriented", orientation, ordering, device, w)``   :func:`oriented_csr`
+the same, in passes       the same, ``w`` None                                 :func:`csr_in_passes`
 the same, on each GPU     ``("replicated", orientation, ordering, devices)``   :func:`replicated_csr`
 hashed CSR                ``("hashed", device, counted)``                      :func:`hashed_csr`
 successor CSR (arcs)      ``("arcs", device)``                                 :func:`successor_csr`
@@ -33,6 +34,7 @@ triangle's three edge values ``b`` (NetworkX's ``t`` is twice that sum):
 - ``b = cbrt(w_uv / max_w) + cbrt(w_vu / max_w)`` (directed weighted).
 """
 
+import time
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -54,6 +56,7 @@ __all__ = [
     "simple_graph",
     "mean_endpoint_degree",
     "oriented_csr",
+    "csr_in_passes",
     "replicated_csr",
     "hashed_csr",
     "partitioned_graph",
@@ -218,10 +221,37 @@ def oriented_csr(G, orientation, ordering, device, weight=None, *, pipeline="sor
     return G.cached(("oriented", orientation, ordering, device, weight), build)
 
 
-def replicated_csr(G, orientation, ordering, devices):
+def csr_in_passes(G, orientation, ordering, memory_limit, device="gpu", built=None):
+    """The oriented CSR of ``G``'s unweighted simple undirected graph, prepared on
+    ``device`` (the current GPU) in passes within ``memory_limit`` bytes
+    (:func:`~nx_tricount.preprocess.passes.prepare_in_passes`): the same arrays as
+    :func:`oriented_csr`'s, cached as its. ``built``, if given, is called with the
+    seconds the preparation took, when it runs (not on a cache hit).
+
+    Returns
+    -------
+    Prepared
+    """
+
+    def build():
+        return preprocess.prepare_in_passes(
+            G.src,
+            G.dst,
+            G.n,
+            orientation=orientation,
+            ordering=ordering,
+            memory_limit=memory_limit,
+            device=device,
+        )
+
+    return G.cached(("oriented", orientation, ordering, device, None), _timed(build, built, device))
+
+
+def replicated_csr(G, orientation, ordering, devices, built=None):
     """The oriented CSR of ``G``'s simple undirected graph, prepared by the GPUs
     ``devices`` together (:func:`~nx_tricount.preprocess.together.prepare_together`):
     the current GPU's copy, the others' in its ``derived[REPLICAS]`` by GPU id.
+    ``built`` as :func:`csr_in_passes` calls it.
 
     Returns
     -------
@@ -246,7 +276,26 @@ def replicated_csr(G, orientation, ordering, devices):
         home.derived[preprocess.REPLICAS] = others
         return home
 
-    return G.cached(("replicated", orientation, ordering, tuple(devices)), build)
+    return G.cached(("replicated", orientation, ordering, tuple(devices)), _timed(build, built, "gpu"))
+
+
+def _timed(build, built, device):
+    """``build``, calling ``built`` with its seconds after it when given (on the
+    GPU once the work it queued has run)."""
+    if built is None:
+        return build
+
+    def timed():
+        started = time.perf_counter()
+        result = build()
+        if device == "gpu":
+            import cupy
+
+            cupy.cuda.get_current_stream().synchronize()
+        built(time.perf_counter() - started)
+        return result
+
+    return timed
 
 
 def hashed_csr(G, device, *, count_triangles=False):

@@ -1,18 +1,19 @@
-"""The GPU memory a count takes, by how it is spread: whole, split on the GPU,
-one task of a 2D partition, or replicated on GPUs that prepare the graph
-together. Upper bounds per edge row, arc and vertex, from the pools measured
+"""The GPU memory a count takes, by how it is spread: whole, prepared in passes,
+split on the GPU, one task of a 2D partition, or replicated on GPUs that prepare
+the graph together. Upper bounds per edge row, arc and vertex, from the pools measured
 (``docs/benchmarks.md``, "GPU memory", "Beyond one GPU" and "Several GPUs"); the
 plan compares them with the memory limit (:mod:`nx_tricount.planning.spread`)."""
 
 import math
 
-from ..algorithms.wedge_layout import rectangle_bytes
+from ..algorithms.wedge_layout import rectangle_bytes, triangle_words
 from ..metadata.catalog import BITMAP_ROWS
 from ..preprocess.partition import task_arcs
 
 __all__ = [
     "WHOLE_BYTES_PER_ROW",
     "whole_bytes",
+    "passes_bytes",
     "together_bytes",
     "split_bytes",
     "task_bytes",
@@ -24,6 +25,14 @@ __all__ = [
 #: whole in a pool of 52 GiB (52 a row); R-MAT 22 and 23 left pools of 91–95 a
 #: row, an upper bound (docs/benchmarks.md, "GPU memory" and "Beyond one GPU").
 WHOLE_BYTES_PER_ROW = 64
+#: GPU bytes of a count prepared in passes (:mod:`~nx_tricount.preprocess.passes`),
+#: once prepared: per edge row, its CSR's targets and sources (int32 ids; twice
+#: that for int64); per vertex, the row pointers, degrees, vertex map and the
+#: count's own (wedge prefix sums, counts per node and their coefficients); and
+#: the wedge count's bitmap. The passes keep within the limit by waiting in host
+#: memory when what waits does not fit beside them.
+PASSES_BYTES_PER_ROW = 8
+PASSES_BYTES_PER_VERTEX = 48
 #: GPU bytes per edge row of a graph prepared whole and split into its parts on
 #: the GPU: R-MAT 24 under partitions=4 left a pool of 74 a row against 48 whole
 #: (docs/benchmarks.md, "Beyond one GPU"), the whole estimate's margin kept.
@@ -47,6 +56,14 @@ REPLICA_BYTES_PER_ROW = 18
 def whole_bytes(rows):
     """GPU bytes of counting a graph of ``rows`` edge rows whole."""
     return WHOLE_BYTES_PER_ROW * rows
+
+
+def passes_bytes(rows, n):
+    """GPU bytes of counting a graph of ``rows`` edge rows and ``n`` vertices
+    whole, prepared in passes: its CSR and its count."""
+    ids = 1 if n < 2**31 else 2  # int32 ids below 2**31 vertices (preprocess.index_dtype)
+    bitmap = 4 * triangle_words(min(BITMAP_ROWS, n))
+    return ids * PASSES_BYTES_PER_ROW * rows + PASSES_BYTES_PER_VERTEX * n + bitmap
 
 
 def together_bytes(rows, devices):

@@ -34,8 +34,9 @@ from ..metadata.config import (
     check_scale_out,
     config_from_environment,
 )
+from .preparing import in_passes, streaming, together
 from .rules import choose_algorithm, choose_device, choose_merge_total, choose_ordering, choose_pipeline
-from .spread import Spread, decide, streaming, together
+from .spread import Spread, decide
 
 __all__ = ["CountTask", "Plan", "make_plan", "plan_for", "current_config"]
 
@@ -153,6 +154,8 @@ class Plan:
             text += " streamed"
         if spread.prepared_together:
             text += " prepared_together"
+        if spread.prepared_in_passes:
+            text += " prepared_in_passes"
         return text + "".join(f"\n  - {reason}" for reason in self.reasons + spread.reasons)
 
 
@@ -261,7 +264,7 @@ def make_plan(
     5. **Streaming.** A graph prepared in parts whose count starts from the
        unweighted undirected simple graph, with a preprocessing that needs only
        the degrees, is prepared in chunks straight into its parts on the
-       count's device (:func:`~nx_tricount.planning.spread.streaming`).
+       count's device (:func:`~nx_tricount.planning.preparing.streaming`).
     6. **Pipeline.** ``"hashed"`` (one launch, no sorts) for an unweighted
        undirected graph prepared on the GPU with degree orientation on its own
        ids, of at most ``HASHED_MAX_ROWS`` edge rows and ``HASHED_MAX_VERTICES``
@@ -269,7 +272,7 @@ def make_plan(
     7. **Prepared together.** A replicated count on several GPUs, of edges in
        host memory whose graph step 5 names, on the sorting pipeline, is prepared
        by its GPUs together, each ending with its copy
-       (:func:`~nx_tricount.planning.spread.together`). A graph replicated only
+       (:func:`~nx_tricount.planning.preparing.together`). A graph replicated only
        if so, whose preprocessing cannot be prepared together, is planned again
        on the 2D partition, the plan saying why (refused under
        ``regime="replicated"``).
@@ -338,10 +341,20 @@ def plan_for(statistics, *, weighted=False, total=False, **given):
     }
     chosen_device, reason = choose_device(settings["device"], statistics, total)
     simple_unweighted = not weighted and not statistics.directed
-    shareable = chosen_device == "gpu" and simple_unweighted and not statistics.resident
+    passable = chosen_device == "gpu" and simple_unweighted
+    shareable = passable and not statistics.resident
     free = free_memory if chosen_device == "gpu" else None
-    spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable)
+    spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable, passable)
     plan = _plan_of(statistics, config, settings, chosen_device, [reason], spread, weighted, total)
+    if not in_passes(plan.spread, plan.orientation, plan.ordering):
+        why = (
+            f"the whole graph does not fit the GPU, and {plan.orientation} orientation with "
+            f"{plan.ordering} ordering cannot be prepared in passes (id or degree orientation, "
+            "none or degree ordering can)"
+        )
+        spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable)
+        reasons = [reason, f"not prepared in passes: {why}"]
+        plan = _plan_of(statistics, config, settings, chosen_device, reasons, spread, weighted, total)
     if plan.spread.needs_together and not plan.spread.prepared_together:
         # Replicated only if prepared together, which the plan's preprocessing
         # does not allow: the 2D partition, or the configured regime's error.

@@ -98,15 +98,19 @@ def choose_algorithm(statistics, device, spread, weighted):
         # An unweighted count on one GPU starts from the simple graph: its build is
         # queued while the estimate crosses, so the GPU has it to run meanwhile. The
         # GPUs of a replicated count may prepare edges in host memory together
-        # (spread.together), none of them whole: the estimate reads its samples in
+        # (preparing.together), none of them whole: the estimate reads its samples in
         # host memory, where moving every row to one GPU (17 GB of R-MAT 27) for it
         # would cost more.
+        # A graph prepared in passes is not built whole: the estimate reads edges in
+        # host memory there, and queues no simple graph.
         several = spread.regime == "replicated" and spread.executor == "gpus" and not statistics.resident
+        on_host = (several or spread.prepared_in_passes) and not statistics.resident
 
         def endpoint_degree():
-            if several:
+            if on_host:
                 return statistics.mean_endpoint_degree("cpu")
-            return statistics.mean_endpoint_degree(device, then_simple_graph=not weighted)
+            whole = not weighted and not spread.prepared_in_passes
+            return statistics.mean_endpoint_degree(device, then_simple_graph=whole)
 
         return gpu_auto_algorithm(statistics.rows, endpoint_degree, weighted)
     return "hash", (
@@ -133,10 +137,11 @@ def choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted
     the default): ``"hashed"`` for the unweighted undirected simple graph
     (``simple_unweighted``) prepared on one GPU, where
     :func:`~nx_tricount.preprocess.hashed_csr.hashed_applies`, else ``"sorted"``
-    (also for a graph that fits each GPU only when they prepare it together)."""
+    (also for a graph that fits each GPU only when they prepare it together, or
+    that is prepared in passes)."""
     rows = statistics.rows
     takes = hashed_applies(rows, statistics.n, orientation, ordering)
-    one_gpu = spread.preparation_device == "gpu" and not spread.needs_together
+    one_gpu = spread.preparation_device == "gpu" and not (spread.needs_together or spread.prepared_in_passes)
     if not one_gpu or not simple_unweighted or not takes:
         return "sorted", None
     return "hashed", (
@@ -165,7 +170,8 @@ def choose_merge_total(rows, spread, pipeline, total):
             "CSR it builds, read with it (docs/algorithms.md, 'Small graphs on the GPU')"
         )
     arcs = rows if spread.parts == 1 else math.ceil(3 * rows / spread.parts**2)
-    if arcs >= GPU_INLINE_ARCS:
+    # A graph prepared in passes has room for its CSR and the count, not for a second layout.
+    if arcs >= GPU_INLINE_ARCS and not spread.prepared_in_passes:
         return "inline", (
             f"merge total inline: a count reads up to about {arcs:,} arcs (>= {GPU_INLINE_ARCS:,}), "
             "whose merges read each list beside its length (docs/algorithms.md, "

@@ -2,10 +2,12 @@
 fall into classes, the GPUs its tasks run on, the executor, and where the graph
 is prepared (``docs/algorithms.md``, "Partitioned counting").
 
-A graph is counted whole when it fits the memory limit; else it is prepared in
-host memory, straight into its parts where its preprocessing allows
-(:func:`streaming`), and its ``p³`` tasks, each about ``3 / p²`` of the arcs, go
-through the device one after another, ``p`` the smallest whose task fits. Several
+A graph is counted whole when it fits the memory limit; on one GPU also when
+only its prepared CSR and count do, prepared in passes
+(:func:`~.preparing.in_passes`); else it is prepared in host memory, straight
+into its parts where its preprocessing allows (:func:`~.preparing.streaming`),
+and its ``p³`` tasks, each about ``3 / p²`` of the arcs, go through the device
+one after another, ``p`` the smallest whose task fits. Several
 devices or Dask workers (even one) get at least two tasks each, their parts in
 host memory. ``devices`` names GPUs: the CPU engine has none to spread over (the
 plan says so when they are set).
@@ -13,11 +15,10 @@ plan says so when they are set).
 
 import math
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..metadata.config import memory_bytes
-from ..preprocess.streamed import STREAMED
-from .memory import split_bytes, task_bytes, together_bytes, whole_bytes
+from .memory import passes_bytes, split_bytes, task_bytes, together_bytes, whole_bytes
 
 __all__ = [
     "EXECUTORS",
@@ -27,8 +28,6 @@ __all__ = [
     "REPLICA_MIN_ROWS",
     "SHARES_PER_WORKER",
     "decide",
-    "streaming",
-    "together",
 ]
 
 #: How a count runs (``Spread.executor``): ``whole``, one count of the whole graph
@@ -90,7 +89,7 @@ class Spread:
         The undirected simple graph is prepared in chunks straight into its
         partition on the count's device (:mod:`~nx_tricount.preprocess.streamed`):
         an unweighted count whose preprocessing needs only the degrees, of a
-        graph prepared in parts (:func:`streaming`). What reads the whole CSR
+        graph prepared in parts (:func:`~.preparing.streaming`). What reads the whole CSR
         (per-edge counts, listing, peeling) prepares it whole in host memory.
     regime : str
         How the work is split, one of :data:`WORK_SPLITS` (unset: ``whole``
@@ -103,10 +102,17 @@ class Spread:
     prepared_together : bool
         A replicated count on several GPUs whose GPUs prepare the graph together,
         each ending with its copy (:mod:`~nx_tricount.preprocess.together`):
-        set by :func:`together`.
+        set by :func:`~.preparing.together`.
     needs_together : bool
         The replicated count fits the memory limit only when its GPUs prepare
         the graph together: its whole count on one GPU would not.
+    prepared_in_passes : bool
+        The whole count does not fit the memory limit of its one GPU, but its
+        prepared CSR and count do: the graph is prepared there in passes
+        (:mod:`~nx_tricount.preprocess.passes`) and counted whole. Set by
+        :func:`decide` for the undirected unweighted simple graph; a plan whose
+        preprocessing cannot be prepared so is planned again without
+        (:func:`~.preparing.in_passes`).
     """
 
     parts: int = 1
@@ -126,6 +132,7 @@ class Spread:
     parts_configured: bool = False
     prepared_together: bool = False
     needs_together: bool = False
+    prepared_in_passes: bool = False
 
     def __post_init__(self):
         if self.regime is None:
@@ -154,7 +161,7 @@ class Spread:
 UNREAD_LIMIT_BYTES = 1 << 24
 
 
-def decide(rows, n, device, settings, free_memory=None, shareable=False):
+def decide(rows, n, device, settings, free_memory=None, shareable=False, passable=False):
     """The :class:`Spread` of a count.
 
     Parameters
@@ -176,6 +183,11 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False):
         whose whole count does not fit one GPU is replicated when
         :func:`together_bytes` fits each (``needs_together``; :func:`together`
         decides whether its preprocessing allows it).
+    passable : bool, optional
+        The count starts from the unweighted undirected simple graph on the GPU:
+        a graph whose whole count does not fit one GPU, but whose prepared CSR
+        and count (:func:`passes_bytes`) do, is prepared in passes there
+        (``prepared_in_passes``; :func:`~.preparing.in_passes` checks its preprocessing).
     """
     reasons = []
     limit = memory_bytes(settings["memory_limit"])
@@ -197,7 +209,24 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False):
         and len(devices) > 1
         and together_bytes(rows, devices) <= limit
     )
-    regime = _regime(rows, fits, shared, limit, settings, devices, reasons)
+    passes = (
+        not fits
+        and not shared
+        and passable
+        and distributed is None
+        and len(devices) == 1
+        and settings["partitions"] is None
+        and settings["regime"] == "auto"
+        and passes_bytes(rows, n) <= limit
+    )
+    if passes:
+        reasons.append(
+            f"prepared in passes: {rows:,} edge rows need about {whole_bytes(rows):,} bytes prepared "
+            f"whole, over the limit of {limit:,}; prepared in passes and counted whole, about "
+            f"{passes_bytes(rows, n):,}"
+        )
+    whole = fits or passes  # counted whole on one GPU, unless several share it
+    regime = _regime(rows, whole, shared, limit, settings, devices, reasons)
     if shared and regime == "replicated":
         reasons.append(_shared_reason(rows, devices, limit))
     if regime == "whole" and len(devices) > 1:
@@ -227,7 +256,7 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False):
     parts = settings["partitions"]
     if parts is not None:
         reasons.append(f"partitions {parts}: configured")
-    elif fits:
+    elif whole:
         parts = 1
     else:
         parts = _parts_for_limit(rows, n, limit, settings["partitioning"])
@@ -244,10 +273,10 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False):
         while limit is not None and task_bytes(rows, n, parts) > limit and parts <= max(n, 2):
             parts += 1
         reasons.append(f"partitions {parts}: at least two tasks for each of {workers} workers")
-    preparation = device if fits else "cpu"
-    if device == "gpu" and not fits:
+    preparation = device if whole else "cpu"
+    if device == "gpu" and not whole:
         reasons.append("prepared in host memory: the whole graph does not fit the GPU's limit")
-    elif not fits:
+    elif not whole:
         reasons.append("prepared in parts: the whole graph does not fit the limit")
     elif device == "gpu" and parts > 1 and limit is not None and split_bytes(rows) > limit:
         preparation = "cpu"
@@ -261,7 +290,7 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False):
     scheme = settings["partitioning"]
     if parts > 1 and scheme != "hashed":
         reasons.append(f"partitioning {scheme}: configured")
-    prepared_in_parts = not fits or preparation != device
+    prepared_in_parts = not whole or preparation != device
     if distributed is not None:
         executor = "dask"
     elif len(devices) > 1:
@@ -283,6 +312,7 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False):
         executor=executor,
         parts_on_host=executor in ("gpus", "dask"),
         parts_configured=settings["partitions"] is not None,
+        prepared_in_passes=passes,
     )
 
 
@@ -350,48 +380,6 @@ def _parts_for_limit(rows, n, limit, partitioning):
             )
         parts += 1
     return parts
-
-
-def streaming(spread, orientation, ordering, simple_unweighted):
-    """``spread`` with :attr:`Spread.streamed` decided: a graph prepared in parts
-    is prepared in chunks straight into them when its count starts from the
-    unweighted undirected simple graph (``simple_unweighted``) and its
-    preprocessing needs only the degrees (:data:`~nx_tricount.preprocess.streamed.STREAMED`)."""
-    if not (spread.prepared_in_parts and simple_unweighted and (orientation, ordering) in STREAMED):
-        return spread
-    reason = (
-        f"prepared in chunks straight into its parts on the count's device: {orientation} "
-        f"orientation and {ordering} ordering need only the degrees"
-    )
-    return replace(spread, streamed=True, reasons=(*spread.reasons, reason))
-
-
-def together(spread, orientation, ordering, simple_unweighted, pipeline, resident):
-    """``spread`` with :attr:`Spread.prepared_together` decided: the GPUs of a
-    replicated count prepare its graph together when its edge rows are in host
-    memory (not ``resident``: each GPU moves its share over its own link), it is
-    the unweighted undirected simple graph (``simple_unweighted``) of the sorting
-    ``pipeline``, prepared by rules that need only the degrees, and the current
-    GPU is one of them (it holds the results). Edges already on a GPU are
-    prepared there and copied: on two H200s that took 0.107 s and a 13 ms copy
-    for R-MAT 25, against 0.130 s prepared together (docs/benchmarks.md,
-    "Several GPUs"). A spread that fits only so (``needs_together``) and is not
-    prepared together here is planned again by the caller, on the 2D partition."""
-    replicated_on_gpus = spread.regime == "replicated" and spread.executor == "gpus"
-    if not (replicated_on_gpus and not resident and simple_unweighted and pipeline == "sorted"):
-        return spread
-    if (orientation, ordering) not in STREAMED:
-        return spread
-    import cupy
-
-    if cupy.cuda.Device().id not in spread.devices:
-        return spread
-    reason = (
-        f"prepared together: the edges are in host memory, and each of the {len(spread.devices)} "
-        f"GPUs moves and prepares a share of them, then gathers the others' ({orientation} "
-        f"orientation and {ordering} ordering need only the degrees)"
-    )
-    return replace(spread, prepared_together=True, reasons=(*spread.reasons, reason))
 
 
 def _gpu_ids(devices):

@@ -246,20 +246,32 @@ __device__ __forceinline__ void add_error(double* out, long long idx, double err
 
 __device__ __forceinline__ void add_error(long long* out, long long idx, long long error) {}
 
+// Add a thread's (sum, error) pair into vertex idx's pair: one add_value (none for a
+// zero sum) and one compensation atomic.
+template <typename Value>
+__device__ __forceinline__ void add_pair(Value* out, long long idx, Value sum, Value error) {
+    if (sum != 0) add_value(out, idx, sum);
+    add_error(out, idx, error);
+}
+
+// Merge the pair (other_sum, other_error) into (sum, error).
+template <typename Value>
+__device__ __forceinline__ void merge_pair(Value& sum, Value& error, Value other_sum,
+                                           Value other_error) {
+    local_add(sum, error, other_sum);
+    error += other_error;
+}
+
 // Add the pairs of every lane of the warp into vertex idx's pair: a shuffle
-// reduction with local_add, then one add_value and one compensation atomic.
+// reduction with merge_pair, then one add_pair.
 template <typename Value>
 __device__ __forceinline__ void warp_add_pair(Value* out, long long idx, Value sum, Value error) {
     for (int offset = 16; offset > 0; offset >>= 1) {
         Value other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
         Value other_error = __shfl_down_sync(FULL_MASK, error, offset);
-        local_add(sum, error, other_sum);
-        error += other_error;
+        merge_pair(sum, error, other_sum, other_error);
     }
-    if (lane_id() == 0) {
-        if (sum != 0) add_value(out, idx, sum);
-        add_error(out, idx, error);
-    }
+    if (lane_id() == 0) add_pair(out, idx, sum, error);
 }
 
 // Each triangle of a weighted count adds the same term, the product of its three arc
@@ -271,7 +283,7 @@ struct ArcSum {
 };
 
 // Add the pairs of every run of neighbouring lanes that hold the same idx
-// (lane_run) into idx's pair, one add_value and one compensation atomic per run, as
+// (lane_run) into idx's pair, one add_pair per run, as
 // warp_add does for counts. All lanes of the warp must call it together.
 template <typename Value, typename Index>
 __device__ __forceinline__ void warp_add_pair_runs(Value* out, Index idx, Value sum,
@@ -282,15 +294,9 @@ __device__ __forceinline__ void warp_add_pair_runs(Value* out, Index idx, Value 
     for (unsigned offset = 1; offset < 32; offset <<= 1) {
         Value other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
         Value other_error = __shfl_down_sync(FULL_MASK, error, offset);
-        if (lane + offset < end) {
-            local_add(sum, error, other_sum);
-            error += other_error;
-        }
+        if (lane + offset < end) merge_pair(sum, error, other_sum, other_error);
     }
-    if (head) {
-        if (sum != 0) add_value(out, idx, sum);
-        add_error(out, idx, error);
-    }
+    if (head) add_pair(out, idx, sum, error);
 }
 
 // Credit one triangle found on arc e = u -> v with third vertex a, where
@@ -328,8 +334,7 @@ __device__ __forceinline__ void finish_arc(void* out, long long e, VID u, VID v,
         warp_add((u64*)out, e, found);
     } else if (MODE == MODE_WEIGHTED) {
         warp_add_pair_runs((WEIGHT*)out, u, arc.sum, arc.error);  // lanes mostly share u
-        if (arc.sum != 0) add_value((WEIGHT*)out, v, arc.sum);
-        add_error((WEIGHT*)out, v, arc.error);
+        add_pair((WEIGHT*)out, v, arc.sum, arc.error);
     }
 }
 

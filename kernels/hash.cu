@@ -202,9 +202,7 @@ __device__ __forceinline__ void flush_terms(WEIGHT* terms, const VID* __restrict
     for (EID p = lane; p < count; p += step) {
         WEIGHT sum = __ldcg(terms + 2 * p), error = __ldcg(terms + 2 * p + 1);
         if (sum == 0 && error == 0) continue;
-        VID w = indices[first + p];
-        if (sum != 0) add_value((WEIGHT*)out, w, sum);
-        add_error((WEIGHT*)out, w, error);
+        add_pair((WEIGHT*)out, indices[first + p], sum, error);
         terms[2 * p] = 0;
         terms[2 * p + 1] = 0;
     }

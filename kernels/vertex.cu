@@ -23,19 +23,14 @@ __device__ __forceinline__ void vertex_arcs(const long long* __restrict__ indptr
             if (MODE == MODE_PER_NODE) atomicAdd((u64*)out + v, (u64)found);
             if (MODE == MODE_PER_EDGE) atomicAdd((u64*)out + e, (u64)found);
             if (MODE == MODE_WEIGHTED) {
-                if (arc.sum != 0) add_value((WEIGHT*)out, v, arc.sum);
-                add_error((WEIGHT*)out, v, arc.error);
-                local_add(u_sum.sum, u_sum.error, arc.sum);
-                u_sum.error += arc.error;
+                add_pair((WEIGHT*)out, v, arc.sum, arc.error);
+                merge_pair(u_sum.sum, u_sum.error, arc.sum, arc.error);
             }
         }
     }
     if (MODE == MODE_TOTAL) block_add((u64*)out, at_u);
     if (MODE == MODE_PER_NODE && at_u != 0) atomicAdd((u64*)out + u, at_u);
-    if (MODE == MODE_WEIGHTED && u < end) {
-        if (u_sum.sum != 0) add_value((WEIGHT*)out, u, u_sum.sum);
-        add_error((WEIGHT*)out, u, u_sum.error);
-    }
+    if (MODE == MODE_WEIGHTED && u < end) add_pair((WEIGHT*)out, u, u_sum.sum, u_sum.error);
 }
 
 #define VERTEX_ENTRY(name, MODE)                                                             \

@@ -181,12 +181,12 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False, passabl
         The GPUs may prepare the graph together (its edge rows in host memory,
         the count starting from the unweighted undirected simple graph): a graph
         whose whole count does not fit one GPU is replicated when
-        :func:`together_bytes` fits each (``needs_together``; :func:`together`
+        :func:`~.memory.together_bytes` fits each (``needs_together``; :func:`~.preparing.together`
         decides whether its preprocessing allows it).
     passable : bool, optional
         The count starts from the unweighted undirected simple graph on the GPU:
         a graph whose whole count does not fit one GPU, but whose prepared CSR
-        and count (:func:`passes_bytes`) do, is prepared in passes there
+        and count (:func:`~.memory.passes_bytes`) do, is prepared in passes there
         (``prepared_in_passes``; :func:`~.preparing.in_passes` checks its preprocessing).
     """
     reasons = []

@@ -12,8 +12,8 @@ host memory:
 2. **Distinct edges.** Each range of keys is sorted and keeps its distinct
    edges, whose degrees it adds up.
 3. **Arcs by rows.** With the degrees complete, each range's edges are
-   relabelled and oriented, each arc going to its range of rows, cut so that the
-   degrees of each range's vertices, which bound its arcs, add up about equally.
+   relabelled and oriented, counting each vertex's out-degree; then each arc
+   goes to its range of rows, cut so that the ranges hold about equal arcs.
 4. **The CSR.** Each range of rows is sorted and written into the CSR at its
    place; the arcs' sources last, once the rest is freed.
 
@@ -43,7 +43,7 @@ __all__ = ["PASS_BYTES_PER_ROW", "prepare_in_passes"]
 #: of what it keeps.
 PASS_BYTES_PER_ROW = 32
 #: What waits between the passes stays on the device when it leaves them at
-#: least this share of the memory limit's room.
+#: least 1 / PASS_SHARE of the room the limit leaves beside the vertices.
 PASS_SHARE = 4
 #: Rows of the sample the ranges of keys are cut from, per pass.
 SAMPLES_PER_PASS = 4096

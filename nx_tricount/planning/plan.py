@@ -239,9 +239,13 @@ def make_plan(
        prepares and counts it).
     2. **Spread** (:func:`~nx_tricount.planning.spread.decide`): the graph is
        counted whole when it fits the memory limit (on the GPU, the free memory
-       unless set; not read for a count of at most 16 MiB), else in ``p³`` tasks
-       of ``p`` parts per side, ``p`` the smallest whose task fits, prepared in
-       host memory; several GPUs or Dask workers get at least two tasks each.
+       unless set; not read for a count of at most 16 MiB), or on one GPU when
+       only its prepared CSR and count do, prepared there in passes
+       (``Spread.prepared_in_passes``: the unweighted undirected graph, under the
+       ``auto`` regime with ``partitions`` unset; a preprocessing that needs more
+       than the degrees is planned again without), else in ``p³`` tasks of ``p``
+       parts per side, ``p`` the smallest whose task fits, prepared in host
+       memory; several GPUs or Dask workers get at least two tasks each.
        Several GPUs replicate a graph that fits each (``regime``), also one
        whose whole count does not fit but whose edges in host memory they can
        prepare together within their memory (``Spread.needs_together``).

@@ -13,6 +13,7 @@ from nx_tricount.planning.memory import passes_bytes, whole_bytes
 from nx_tricount.preprocess.passes import prepare_in_passes
 from nx_tricount.preprocess.prepare import prepare_undirected
 from nx_tricount.preprocess.streamed import STREAMED
+from test_gpu_replicated import rmat12_graph
 from test_passes import ARRAYS
 
 pytestmark = pytest.mark.gpu
@@ -51,14 +52,6 @@ def test_the_gpu_passes_make_the_whole_preparations_csr(edges, orientation, orde
     assert ours.ascending == whole.ascending
 
 
-def _graph():
-    src, dst = rmat_edges(12, 16, seed=4)
-    G = nx.Graph()
-    G.add_edges_from(zip(src.tolist(), dst.tolist()))
-    G.remove_edges_from(list(nx.selfloop_edges(G)))
-    return G
-
-
 def _calls(G):
     return (
         nx.triangles(G, backend="tricount", device="gpu"),
@@ -72,7 +65,7 @@ def _calls(G):
 @pytest.mark.parametrize("edges_on", ["gpu", "host"])
 @pytest.mark.parametrize("algorithm", ["auto", "merge", "hash", "wedge"])
 def test_networkx_functions_of_a_graph_prepared_in_passes_are_the_whole_counts(edges_on, algorithm):
-    G = _graph()
+    G = rmat12_graph()
     src = np.array([u for u, _ in G.edges()], dtype=np.int32)
     dst = np.array([v for _, v in G.edges()], dtype=np.int32)
     T = nx_tricount.from_edges(*((cupy.asarray(src), cupy.asarray(dst)) if edges_on == "gpu" else (src, dst)))

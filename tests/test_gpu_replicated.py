@@ -107,7 +107,8 @@ def _every_mode(G, devices, regime):
     return results, records
 
 
-def _graph():
+def rmat12_graph():
+    """R-MAT 12 as a NetworkX graph without its self-loops."""
     src, dst = rmat_edges(12, 16, seed=4)
     G = nx.Graph()
     G.add_edges_from(zip(src.tolist(), dst.tolist()))
@@ -116,7 +117,7 @@ def _graph():
 
 
 def test_two_workers_of_one_gpu_count_as_one_gpu():
-    G = _graph()
+    G = rmat12_graph()
     here = cupy.cuda.Device().id
     whole, _ = _every_mode(G, "auto", "auto")
     shared, records = _every_mode(G, [here, here], "replicated")
@@ -135,7 +136,7 @@ def test_a_copy_that_fails_raises_its_error_and_no_worker_waits(monkeypatch):
         raise MemoryError("the copy failed")
 
     monkeypatch.setattr(replicas, "_moved", failing_copy)
-    G = _graph()  # weighted: prepared on one GPU and copied to the other
+    G = rmat12_graph()  # weighted: prepared on one GPU and copied to the other
     nx.set_edge_attributes(G, 2.0, "weight")
     here = cupy.cuda.Device().id
     settings = nx.config.backends.tricount(devices=[here, 1 - here], regime="replicated")
@@ -145,7 +146,7 @@ def test_a_copy_that_fails_raises_its_error_and_no_worker_waits(monkeypatch):
 
 @pytest.mark.usefixtures("two_gpus")
 def test_two_gpus_count_as_one_gpu():
-    G = _graph()
+    G = rmat12_graph()
     whole, _ = _every_mode(G, "auto", "auto")
     spread, records = _every_mode(G, "all", "replicated")
     assert spread == whole
@@ -156,7 +157,7 @@ def test_two_gpus_count_as_one_gpu():
 
 
 def test_the_gpus_prepare_an_unweighted_count_together_and_copy_a_weighted_one():
-    G = _graph()
+    G = rmat12_graph()
     nx.set_edge_attributes(G, {e: 1.0 + (sum(e) % 3) for e in G.edges}, "weight")
     here = cupy.cuda.Device().id
     devices = _workers()
@@ -186,7 +187,7 @@ def test_a_graph_over_one_gpu_is_replicated_when_the_gpus_prepare_it_together():
     # preparing it together and its copy do: replicated, every mode as one GPU
     # counts it; a preprocessing the GPUs cannot share partitions it. (Workers
     # sharing one GPU hold as much there as its whole count: distinct GPUs only.)
-    G = _graph()
+    G = rmat12_graph()
     devices = _workers()
     limit = together_bytes(int(from_networkx(G).src.size), devices)
     whole, _ = _every_mode(G, "auto", "auto")
@@ -204,7 +205,7 @@ def test_a_graph_over_one_gpu_is_replicated_when_the_gpus_prepare_it_together():
 
 @pytest.mark.usefixtures("two_gpus")
 def test_a_small_graph_counts_on_one_gpu_and_the_plan_says_why():
-    plan = nx_tricount.make_plan(_graph(), device="gpu", devices="all")
+    plan = nx_tricount.make_plan(rmat12_graph(), device="gpu", devices="all")
     assert plan.spread.executor == "whole" and len(plan.spread.devices) == 1, plan
     assert f"(< {REPLICA_MIN_ROWS:,})" in str(plan)
 

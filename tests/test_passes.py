@@ -21,6 +21,7 @@ from nx_tricount.preprocess.passes import PASS_BYTES_PER_ROW, VERTEX_BYTES, _sch
 from nx_tricount.preprocess.prepare import prepare_undirected
 from nx_tricount.preprocess.streamed import STREAMED
 from nx_tricount.quantities import per_vertex
+from test_together import EDGE_LIST_VERTICES, EDGE_LISTS, edge_arrays
 
 ARRAYS = ("indptr", "indices", "rows", "degree", "perm")
 
@@ -53,19 +54,19 @@ def test_the_passes_make_the_whole_preparations_csr(orientation, ordering, passe
 
 @settings(max_examples=60, deadline=None)
 @given(
-    edges=st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), max_size=60),
+    edges=EDGE_LISTS,
     passes=st.integers(1, 5),
     preprocessing=st.sampled_from(sorted(STREAMED)),
 )
 def test_any_edge_list_in_any_number_of_passes(edges, passes, preprocessing):
     """Duplicates, both directions, self-loops, isolated vertices, no edge at all,
     and more passes than edges."""
-    src = np.array([u for u, _ in edges], dtype=np.int32)
-    dst = np.array([v for _, v in edges], dtype=np.int32)
+    src, dst = edge_arrays(edges)
     orientation, ordering = preprocessing
-    whole = prepare_undirected(src, dst, 13, orientation=orientation, ordering=ordering)
+    n = EDGE_LIST_VERTICES
+    whole = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
     ours = prepare_in_passes(
-        src, dst, 13, orientation=orientation, ordering=ordering, passes=passes, device="cpu"
+        src, dst, n, orientation=orientation, ordering=ordering, passes=passes, device="cpu"
     )
     assert_same_csr(ours, whole)
 

@@ -19,6 +19,18 @@ from nx_tricount.preprocess.together import prepare_together
 
 ARRAYS = ("indptr", "indices", "rows", "degree")
 
+#: Edge lists on EDGE_LIST_VERTICES ids: duplicates, both directions, self-loops,
+#: isolated vertices, no edge at all.
+EDGE_LIST_VERTICES = 13
+EDGE_LISTS = st.lists(
+    st.tuples(st.integers(0, EDGE_LIST_VERTICES - 1), st.integers(0, EDGE_LIST_VERTICES - 1)), max_size=60
+)
+
+
+def edge_arrays(edges):
+    """``(src, dst)`` int32 arrays of an edge list of pairs."""
+    return (np.array([u for u, _ in edges], dtype=np.int32), np.array([v for _, v in edges], dtype=np.int32))
+
 
 def assert_same_csr(copies, whole):
     """Each copy equal to ``whole`` (values and dtypes); the first alone with its vertex map."""
@@ -50,19 +62,19 @@ def test_every_worker_holds_the_csr_one_worker_prepares(orientation, ordering, w
 
 @settings(max_examples=60, deadline=None)
 @given(
-    edges=st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), max_size=60),
+    edges=EDGE_LISTS,
     workers=st.integers(1, 4),
     preprocessing=st.sampled_from(sorted(STREAMED)),
 )
 def test_any_edge_list_on_any_number_of_workers(edges, workers, preprocessing):
     """Duplicates, both directions, self-loops, isolated vertices, no edge at all,
     and more workers than edges."""
-    src = np.array([u for u, _ in edges], dtype=np.int32)
-    dst = np.array([v for _, v in edges], dtype=np.int32)
+    src, dst = edge_arrays(edges)
     orientation, ordering = preprocessing
-    whole = prepare_undirected(src, dst, 13, orientation=orientation, ordering=ordering)
+    n = EDGE_LIST_VERTICES
+    whole = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
     copies = prepare_together(
-        src, dst, 13, orientation=orientation, ordering=ordering, devices=["cpu"] * workers
+        src, dst, n, orientation=orientation, ordering=ordering, devices=["cpu"] * workers
     )
     assert_same_csr(copies, whole)
 

@@ -67,3 +67,16 @@ def test_gpu_coefficients_reject_other_dtypes():
         from_sums(cupy.ones(3, dtype=np.int32), degree)
     with pytest.raises(TypeError, match="degree must be int64 on the GPU, got int32"):
         from_sums(cupy.ones(3, dtype=np.int64), degree.astype(np.int32))
+
+
+@pytest.mark.parametrize("count_zeros", [True, False])
+def test_the_mean_of_gpu_coefficients_is_the_hosts(count_zeros):
+    # Only the nonzero coefficients come to host memory: the mean is the same.
+    import cupy
+
+    from nx_tricount.nxapi.node_selection import node_mean
+
+    sums, degree, _ = _terms(np.float64, False, 5, n=400_000)
+    ratio = np.nan_to_num(sums / np.maximum(degree, 1), nan=0.0, posinf=0.0, neginf=0.0)
+    on_host = node_mean(ratio, count_zeros)
+    assert np.float64(node_mean(cupy.asarray(ratio), count_zeros)).tobytes() == np.float64(on_host).tobytes()

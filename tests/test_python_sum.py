@@ -1,15 +1,18 @@
 """python_float_sum is Python's own sum of floats, bit for bit, under both of
-CPython's rules (left to right before 3.12, Neumaier's from it)."""
+CPython's rules (left to right before 3.12, Neumaier's from it); node_mean,
+which adds only the nonzero coefficients, is NetworkX's ``sum(c) / len(c)``."""
 
 import math
 import struct
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from nx_tricount.nxapi import python_sum
+from nx_tricount.nxapi.node_selection import node_mean
 from nx_tricount.nxapi.python_sum import BUILTIN_BELOW, COMPENSATED, python_float_sum
 
 FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
@@ -89,3 +92,40 @@ def test_the_rules_differ_where_compensation_matters():
 def test_no_values_is_the_int_zero():
     result = python_float_sum(np.zeros(0))
     assert result == 0 and type(result) is int
+
+
+def _networkx_mean(values, count_zeros):
+    """NetworkX's average_clustering of coefficients ``values`` (a list)."""
+    c = values if count_zeros else [v for v in values if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def _assert_mean_is_networkxs(values, count_zeros):
+    listed = values.tolist()
+    try:
+        expected = _networkx_mean(listed, count_zeros)
+    except ZeroDivisionError:
+        with pytest.raises(ZeroDivisionError):
+            node_mean(values, count_zeros)
+        return
+    assert _bits(node_mean(values, count_zeros)) == _bits(expected)
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    arrays(np.float64, st.integers(0, 60), elements=FLOATS | SPREAD | st.sampled_from([0.0, -0.0])),
+    st.booleans(),
+)
+def test_the_mean_adds_only_nonzero_coefficients_as_networkx_adds_all(values, count_zeros):
+    _assert_mean_is_networkxs(values, count_zeros)
+
+
+@pytest.mark.parametrize("count_zeros", [True, False])
+def test_the_mean_of_many_coefficients_with_zeros_is_networkxs(count_zeros):
+    # Long enough for the compiled loop; zeros of both signs among large and tiny terms.
+    rng = np.random.default_rng(11)
+    values = rng.random(BUILTIN_BELOW * 2) * rng.choice([1.0, 1e-16, 1e16], BUILTIN_BELOW * 2)
+    values[rng.random(values.size) < 0.6] = 0.0
+    values[::7] = -0.0
+    _assert_mean_is_networkxs(values, count_zeros)
+    _assert_mean_is_networkxs(np.zeros(BUILTIN_BELOW * 2), count_zeros)

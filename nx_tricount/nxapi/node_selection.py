@@ -16,6 +16,7 @@ from typing import NamedTuple
 import networkx as nx
 import numpy as np
 
+from ..gpu.device import to_host
 from .python_sum import python_float_sum
 
 __all__ = ["Selection", "select", "per_node_result", "coefficient_values"]
@@ -118,7 +119,12 @@ def node_mean(coefficients, count_zeros):
     """NetworkX's ``sum(c) / len(c)`` of coefficients in its order (the nonzero
     ones only without ``count_zeros``), added as the running Python's ``sum``
     adds floats (:mod:`nx_tricount.nxapi.python_sum`), so the result is NetworkX's to
-    the bit; an empty ``c`` raises ZeroDivisionError, as in NetworkX."""
+    the bit; an empty ``c`` raises ZeroDivisionError, as in NetworkX.
+
+    ``coefficients`` may be on the GPU: only its nonzero values come to host
+    memory, as a zero changes neither rule's sum (its running sum starts at
+    ``+0.0``, and a compensation a zero could spoil is one that is never added)."""
     if not count_zeros:
-        coefficients = coefficients[np.abs(coefficients) > 0]
-    return python_float_sum(coefficients) / len(coefficients)
+        coefficients = coefficients[abs(coefficients) > 0]
+    terms = to_host(coefficients[coefficients != 0])
+    return python_float_sum(terms) / len(coefficients)

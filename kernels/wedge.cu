@@ -281,6 +281,17 @@ extern "C" __global__ void wedge_pairs(const long long* indptr, long long n, lon
     }
 }
 
+// A share's prefix sums (nx_tricount/algorithms/shares.py): out[v] = prefix[v] held
+// flat before `first` and from `end` on, less prefix[first], so that the unchanged
+// kernels number the share's wedges alone. One pass, where clip and subtract made four.
+extern "C" __global__ void wedge_share_prefix(const long long* prefix, long long size,
+                                              long long first, long long end, long long* out) {
+    long long v = global_thread();
+    if (v >= size) return;
+    long long low = prefix[first], high = prefix[end], k = prefix[v];
+    out[v] = (k < low ? low : (k > high ? high : k)) - low;
+}
+
 // The cross wedges of a task graph: for each of the `sources` first vertices, its
 // split (the arcs to middles, ids below middle_end, lead its sorted row) and
 // pairs[v + 1] = split * (d - split); no other vertex has one.

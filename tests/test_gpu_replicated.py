@@ -70,6 +70,33 @@ def test_gpu_weighted_shares_add_up(edges):
         cupy.testing.assert_allclose(total[0] + total[1], whole[0] + whole[1], rtol=1e-12, atol=0)
 
 
+def test_the_shares_of_a_count_build_the_wedge_bitmap_once(edges, monkeypatch):
+    from nx_tricount.algorithms import wedge_layout
+    from nx_tricount.algorithms.shares import SCRATCH, release_scratch
+
+    built, build = [], wedge_layout.build_bitmap
+    monkeypatch.setattr(wedge_layout, "build_bitmap", lambda *args: (built.append(1), build(*args)))
+    src, dst, n = edges
+    prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    whole = count_raw(prepared, "wedge", "per_node", "gpu")
+    assert built == [1] and SCRATCH not in prepared.derived  # a whole count keeps none
+    assert cupy.array_equal(shares_sum(prepared, "wedge", "per_node", 5, "gpu"), whole)
+    assert built == [1, 1] and SCRATCH in prepared.derived
+    release_scratch(prepared)
+    assert SCRATCH not in prepared.derived
+
+
+def test_a_replicated_count_drops_its_share_scratch():
+    from nx_tricount.algorithms.shares import SCRATCH
+
+    T = nx_tricount.from_networkx(rmat12_graph())
+    here = cupy.cuda.Device().id
+    with nx.config.backends.tricount(devices=[here, here], regime="replicated"):
+        nx.average_clustering(T, backend="tricount", device="gpu")
+    graphs = [graph for graph in T._prepared.values() if hasattr(graph, "derived")]
+    assert graphs and all(SCRATCH not in graph.derived for graph in graphs)
+
+
 def _workers():
     """GPU ids for two workers: two GPUs where the host has them, else the current one twice."""
     here = cupy.cuda.Device().id
@@ -217,3 +244,4 @@ def test_peer_copies_reach_the_current_gpu():
     with cupy.cuda.Device(0):
         copy = to_current_gpu(array)
         assert copy.device.id == 0 and copy.tolist() == [0, 2, 4, 6, 8]
+

@@ -20,7 +20,11 @@ import numpy as np
 from ..gpu.device import module_of
 from .counts import two_sum
 
-__all__ = ["vertex_costs", "work_shares", "add_raw", "COST_CHUNK"]
+__all__ = ["vertex_costs", "work_shares", "add_raw", "share_scratch", "release_scratch", "COST_CHUNK"]
+
+#: Key of a graph's ``derived`` under which the shares of one count keep what
+#: each would otherwise make again (wedge: its bitmap), until the count ends.
+SCRATCH = "share_scratch"
 
 #: Arcs whose heads' out-degrees are summed at a time (bounds the temporary
 #: arrays of :func:`vertex_costs` on a large graph to a few hundred MB).
@@ -99,3 +103,15 @@ def add_raw(a, b):
         xp = module_of(sums)
         return xp.stack([sums, a[1] + b[1] + rounding])
     return a + b
+
+
+def share_scratch(prepared):
+    """The dict in which the shares of one count of ``prepared`` keep what they
+    all read (made by the first share that needs it, read by the others);
+    :func:`release_scratch` drops it when the count ends."""
+    return prepared.derived.setdefault(SCRATCH, {})
+
+
+def release_scratch(prepared):
+    """Drop the share scratch of ``prepared`` (its memory back to the pool)."""
+    prepared.derived.pop(SCRATCH, None)

@@ -20,12 +20,14 @@ from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE
 from .wedge_layout import (
     BITMAP_MIN_DEGREE,
-    build_bitmap,
+    count_bitmap,
     count_hub,
     cross_sides,
     gpu_hub_prefix,
     gpu_layout,
+    gpu_share_prefix,
     rectangle_bytes,
+    share_arcs,
     triangle_words,
 )
 
@@ -280,13 +282,6 @@ def count_cpu(prepared, mode, vertices=None):
     return accumulate_per_thread(_accumulate, arrays, p, mode)
 
 
-def _gpu_share(prefix, vertices):
-    """``(prefix, wedges)`` of a share on the GPU (:func:`share_prefix`), its wedges
-    read in one transfer."""
-    shared = share_prefix(prefix, vertices)
-    return shared, int(shared[-1].get())
-
-
 def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, threads=None, vertices=None):
     """Count on the GPU (``kernels/wedge.cu``): one thread per ``spread`` wedges.
 
@@ -367,11 +362,11 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
     prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
     if vertices is not None:
-        prefix, wedges = _gpu_share(prefix, vertices)
+        prefix, wedges = gpu_share_prefix(prefix, vertices, kernel_types)
     if hub and layout.rows:
         hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, arc_credit, kernel_types)
         if vertices is not None:
-            hub_prefix, hub_wedges = _gpu_share(hub_prefix, vertices)
+            hub_prefix, hub_wedges = gpu_share_prefix(hub_prefix, vertices, kernel_types)
         # Taking few wedges off, the hub block costs more than it saves: its launch
         # spans every bitmap row (docs/algorithms.md, 'wedge: the hub block').
         hub = hub_wedges <= (1 - HUB_MIN_SHARE) * wedges
@@ -387,11 +382,14 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         resident = runtime.resident_blocks(count, SPREAD * slot_bytes, threads) * threads
         spread = int(min(SPREAD, max(1, -(-wedges // (FILL * resident)))))
     shared = spread * slot_bytes
-    bitmap = cupy.zeros(layout.size, dtype=np.uint32)
-    # Unread but per node: the bitmap stands in (one allocation and memset fewer).
-    arc_hits = cupy.zeros(p.m, dtype=np.uint32) if arc_credit else bitmap
-    if layout.rows:
-        build_bitmap(p, layout, bitmap, kernel_types)
+    bitmap = count_bitmap(p, layout, kernel_types, vertices)
+    # A share's wedges start at its own arcs alone, which its credit reads.
+    first_arc, end_arc = (0, p.m) if vertices is None or not arc_credit else share_arcs(p, vertices)
+    if arc_credit:
+        arc_hits = cupy.empty(p.m, dtype=np.uint32)
+        arc_hits[first_arc:end_arc] = 0
+    else:  # unread: the bitmap stands in (one allocation and memset fewer)
+        arc_hits = bitmap
     if hub:
         hub_out = arc_hits if arc_credit else out
         count_hub(p, layout, prefix, hub_prefix, bitmap, hub_out, arc_credit, kernel_types)
@@ -423,7 +421,8 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         )
     if arc_credit:
         credit = runtime.function("wedge.cu", "wedge_arc_credit", **kernel_types)
-        args = (p.indices, p.rows, arc_hits, np.int64(p.m), vid.type(p.n), out)
-        runtime.launch(credit, p.m, args, grid=runtime.resident_blocks(credit, 0))
+        arcs, size = slice(first_arc, end_arc), end_arc - first_arc
+        args = (p.indices[arcs], p.rows[arcs], arc_hits[arcs], np.int64(size), vid.type(p.n), out)
+        runtime.launch(credit, size, args, grid=runtime.resident_blocks(credit, 0))
         out >>= 1
     return gpu_count.finish(out, mode, weighted)

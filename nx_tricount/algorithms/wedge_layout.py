@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .shares import share_scratch
+
 __all__ = [
     "BITMAP_MIN_DEGREE",
     "BitmapLayout",
@@ -18,6 +20,9 @@ __all__ = [
     "build_bitmap",
     "gpu_hub_prefix",
     "count_hub",
+    "gpu_share_prefix",
+    "count_bitmap",
+    "share_arcs",
 ]
 
 #: Smallest undirected degree of a bitmap row: below it a binary search of N+(w)
@@ -251,3 +256,42 @@ def count_hub(prepared, layout, prefix, hub_prefix, bitmap, out, per_node, kerne
     # The row; per node also its ranks and a counter per arc.
     shared = 4 * (2 * layout.words + HUB_NODE_DEGREE) if per_node else 4 * layout.words
     runtime.launch(kernel, layout.rows * HUB_THREADS, args, threads=HUB_THREADS, shared_mem=shared)
+
+
+def gpu_share_prefix(prefix, vertices, kernel_types):
+    """``(prefix, wedges)`` of a share ``(first, end)`` of base vertices
+    (:mod:`.shares`) on the GPU: ``prefix`` held flat before ``first`` and from
+    ``end`` on, from 0, so that the wedge kernels number the share's wedges alone
+    (``kernels/wedge.cu``, one launch); its wedges read in one transfer."""
+    import cupy
+
+    from ..gpu import runtime
+
+    first, end = vertices
+    shared = cupy.empty_like(prefix)
+    kernel = runtime.function("wedge.cu", "wedge_share_prefix", **kernel_types)
+    args = (prefix, np.int64(prefix.size), np.int64(first), np.int64(end), shared)
+    runtime.launch(kernel, prefix.size, args)
+    return shared, int(shared[-1].get())
+
+
+def count_bitmap(p, layout, kernel_types, vertices):
+    """The bitmap of ``layout`` on the GPU, built once per count: a share's is
+    kept in the graph's share scratch (:func:`.shares.share_scratch`) for the
+    count's other shares."""
+    import cupy
+
+    scratch = {} if vertices is None else share_scratch(p)
+    bitmap = scratch.get(layout)
+    if bitmap is None:
+        bitmap = cupy.zeros(layout.size, dtype=np.uint32)
+        if layout.rows:
+            build_bitmap(p, layout, bitmap, kernel_types)
+        scratch[layout] = bitmap
+    return bitmap
+
+
+def share_arcs(p, vertices):
+    """CSR positions ``(first, end)`` of the arcs of the base vertices ``vertices``."""
+    first, end = (int(x) for x in p.indptr[list(vertices)].get())
+    return first, end

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..algorithms import as_counts, count_raw
-from ..algorithms.shares import add_raw, work_shares
+from ..algorithms.shares import add_raw, release_scratch, work_shares
 from ..gpu.device import module_of, to_host, to_module
 from ..preprocess.prepare import Prepared
 from ..preprocess.together import REPLICAS
@@ -54,14 +54,18 @@ def run(plan, prepared, mode):
     shares = work_shares(prepared, plan.algorithm, plan.spread.shares)
     arguments = (plan.algorithm, mode, plan.device, dict(plan.parameters))
     executor = plan.spread.executor
-    if executor == "gpus":
-        raw = _on_gpus(prepared, shares, arguments, plan.spread.devices)
-    elif executor == "dask":
-        raw = _on_dask(prepared, shares, arguments)
-    else:
-        raw = None
-        for share in shares:
-            raw = add_raw(raw, count_raw(prepared, *arguments, share))
+    try:
+        if executor == "gpus":
+            raw = _on_gpus(prepared, shares, arguments, plan.spread.devices)
+        elif executor == "dask":
+            raw = _on_dask(prepared, shares, arguments)
+        else:
+            raw = None
+            for share in shares:
+                raw = add_raw(raw, count_raw(prepared, *arguments, share))
+    finally:  # what the shares kept (the copies this count made go with it)
+        for graph in (prepared, *prepared.derived.get(REPLICAS, {}).values()):
+            release_scratch(graph)
     result = as_counts(prepared, plan.algorithm, mode, plan.device, raw)
     seconds = round(time.perf_counter() - start, 6)
     phases.record(worker="all", shares=len(shares), preparation_s=round(start - waited, 6), total_s=seconds)

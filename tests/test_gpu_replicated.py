@@ -155,8 +155,8 @@ def test_two_workers_of_one_gpu_count_as_one_gpu():
 
 @pytest.mark.usefixtures("two_gpus")
 def test_a_copy_that_fails_raises_its_error_and_no_worker_waits(monkeypatch):
-    # The workers wait for every copy before counting: the copy's error, not the
-    # others' broken wait, reaches the caller, and nothing hangs.
+    # The home GPU counts while the other's copy is made: the copy's error
+    # reaches the caller, and nothing hangs.
     from nx_tricount.execution import replicas
 
     def failing_copy(prepared, move):
@@ -245,3 +245,18 @@ def test_peer_copies_reach_the_current_gpu():
         copy = to_current_gpu(array)
         assert copy.device.id == 0 and copy.tolist() == [0, 2, 4, 6, 8]
 
+
+@pytest.mark.parametrize("size", [0, 1, 3, 4, 5, 1000, 4099])
+def test_a_gpu_pulls_arrays_of_any_length_as_they_are(size):
+    # 16 bytes a step, then the tail; an unaligned view goes to the driver's copy.
+    from nx_tricount.gpu.peers import pull_into
+
+    here = cupy.cuda.Device().id
+    source_gpu = 1 - here if _gpus() > 1 and here < 2 else here
+    with cupy.cuda.Device(source_gpu):
+        values = cupy.arange(size + 1, dtype=np.int32) * 7 - 3
+        cupy.cuda.get_current_stream().synchronize()
+    for array in (values[:size], values[1:]):  # aligned, then 4 bytes off
+        target = cupy.empty(array.size, dtype=array.dtype)
+        pull_into(target, array)
+        assert target.device.id == here and target.tolist() == array.get().tolist()

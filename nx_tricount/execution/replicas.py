@@ -85,10 +85,6 @@ def _on_gpus(prepared, shares, arguments, devices):
     # Prepared by the GPUs together, each has its copy already.
     copies = {home: prepared, **prepared.derived.get(REPLICAS, {})}
     locks = {d: threading.Lock() for d in devices}
-    # No worker counts before every copy has arrived: a peer copy queued while the
-    # home GPU counts waited 0.6-0.9 s for its kernels, where it takes 25 ms alone
-    # (R-MAT 26 on two H200s, docs/benchmarks.md, "Several GPUs").
-    copied_all = threading.Barrier(len(devices))
 
     def work(worker, device_id):
         try:
@@ -97,10 +93,8 @@ def _on_gpus(prepared, shares, arguments, devices):
                 with locks[device_id]:  # two workers of one GPU share its copy
                     copied = device_id not in copies
                     if copied:
-                        copies[device_id] = _moved(prepared, to_current_gpu)
+                        copies[device_id] = _copied_here(prepared)
                 graph = copies[device_id]
-                cupy.cuda.get_current_stream().synchronize()
-                copied_all.wait()
                 counting = time.perf_counter()
                 raw, taken = None, 0
                 while True:
@@ -124,7 +118,6 @@ def _on_gpus(prepared, shares, arguments, devices):
                 finished.put(raw)
         except BaseException as exc:  # raised again in the caller's thread
             pending.clear()  # the other workers stop after their share
-            copied_all.abort()  # and those waiting for the copies, at once
             finished.put(exc)
 
     threads = [threading.Thread(target=work, args=(w, d), daemon=True) for w, d in enumerate(devices)]
@@ -134,8 +127,8 @@ def _on_gpus(prepared, shares, arguments, devices):
     for thread in threads:
         thread.join()
     errors = [raw for raw in raws if isinstance(raw, BaseException)]
-    if errors:  # the worker's own error, not the broken wait it caused in the others
-        raise next((e for e in errors if not isinstance(e, threading.BrokenBarrierError)), errors[0])
+    if errors:
+        raise errors[0]
     with cupy.cuda.Device(home):
         started = time.perf_counter()
         total = None
@@ -145,6 +138,23 @@ def _on_gpus(prepared, shares, arguments, devices):
         cupy.cuda.get_current_stream().synchronize()
         phases.record(worker="combine", device=home, combine_s=round(time.perf_counter() - started, 6))
     return total
+
+
+def _copied_here(prepared):
+    """``prepared``'s graph (:func:`_moved`) copied to the current GPU by its own
+    threads (:func:`~nx_tricount.gpu.peers.pull_into`), while the home GPU counts:
+    the driver's copy had waited for the home GPU's kernels (R-MAT 25 on two
+    H200s: 0.21 s against 0.015, docs/benchmarks.md, "Several GPUs")."""
+    import cupy
+
+    from ..gpu.peers import pull_into
+
+    copy = _moved(prepared, lambda a: cupy.empty(a.shape, dtype=a.dtype))
+    for name in _GRAPH_ARRAYS:
+        if getattr(prepared, name) is not None:
+            pull_into(getattr(copy, name), getattr(prepared, name))
+    cupy.cuda.get_current_stream().synchronize()
+    return copy
 
 
 def _moved(prepared, move):

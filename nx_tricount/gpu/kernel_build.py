@@ -75,6 +75,7 @@ VARIANTS = {
             "distinct.cu",
             "listing.cu",
             "pairs.cu",
+            "peers.cu",
             "squares.cu",
             "transitive.cu",
             "truss.cu",

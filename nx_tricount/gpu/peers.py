@@ -3,7 +3,12 @@ other's (peer access, over NVLink or PCIe), never through host memory."""
 
 import threading
 
-__all__ = ["to_current_gpu", "copy_into"]
+import numpy as np
+
+__all__ = ["to_current_gpu", "copy_into", "pull_into"]
+
+#: Alignment of both ends of a copy :func:`pull_into` makes with its own threads.
+PULL_ALIGNMENT = 16
 
 _enabled = set()
 _lock = threading.Lock()
@@ -41,6 +46,31 @@ def copy_into(target, array):
             cupy.cuda.get_current_stream().synchronize()
     if array.nbytes:
         target.data.copy_from_device_async(array.data, array.nbytes, cupy.cuda.get_current_stream())
+
+
+def pull_into(target, array):
+    """:func:`copy_into` made by the current GPU's own threads (``kernels/peers.cu``),
+    which read ``array`` straight from its GPU's memory: unlike the driver's copy,
+    it does not wait for that GPU's kernels to leave it room. Where the two GPUs
+    have no peer access, or an end is not 16-byte aligned, :func:`copy_into`."""
+    import cupy
+
+    from . import runtime
+
+    source = array.device.id
+    here = target.device.id
+    if source != here:
+        _enable_peer_access(here, source)
+    aligned = (array.data.ptr | target.data.ptr) % PULL_ALIGNMENT == 0
+    peer = source == here or cupy.cuda.runtime.deviceCanAccessPeer(here, source)
+    if not (aligned and peer and array.flags.c_contiguous and target.size == array.size):
+        copy_into(target, array)
+        return
+    if target.dtype != array.dtype:
+        raise ValueError(f"pull_into: {array.dtype} into {target.dtype}")
+    kernel = runtime.function("peers.cu", "pull_bytes")
+    args = (np.uint64(array.data.ptr), target, np.int64(array.nbytes))
+    runtime.launch(kernel, -(-array.nbytes // PULL_ALIGNMENT), args, grid=runtime.resident_blocks(kernel, 0))
 
 
 def _enable_peer_access(here, source):

@@ -1,6 +1,6 @@
 """python_float_sum is Python's own sum of floats, bit for bit, under both of
-CPython's rules (left to right before 3.12, Neumaier's from it); node_mean,
-which adds only the nonzero coefficients, is NetworkX's ``sum(c) / len(c)``."""
+CPython's rules (left to right before 3.12, Neumaier's from it), with or without
+the zeros; node_mean is NetworkX's ``sum(c) / len(c)``."""
 
 import math
 import struct
@@ -111,12 +111,21 @@ def _assert_mean_is_networkxs(values, count_zeros):
     assert _bits(node_mean(values, count_zeros)) == _bits(expected)
 
 
+ZEROS = st.sampled_from([0.0, -0.0])
+
+
 @settings(deadline=None, max_examples=300)
-@given(
-    arrays(np.float64, st.integers(0, 60), elements=FLOATS | SPREAD | st.sampled_from([0.0, -0.0])),
-    st.booleans(),
-)
-def test_the_mean_adds_only_nonzero_coefficients_as_networkx_adds_all(values, count_zeros):
+@given(arrays(np.float64, st.integers(0, 60), elements=FLOATS | SPREAD | ZEROS))
+def test_zeros_change_neither_rules_sum(values):
+    # What lets a GPU mean bring only the nonzero coefficients to host memory.
+    listed, nonzero = values.tolist(), values[values != 0]
+    for compensated, reference in ((True, _neumaier_reference), (False, _left_to_right_reference)):
+        assert _bits(float(python_float_sum(nonzero, compensated))) == _bits(float(reference(listed)))
+
+
+@settings(deadline=None, max_examples=300)
+@given(arrays(np.float64, st.integers(0, 60), elements=FLOATS | SPREAD | ZEROS), st.booleans())
+def test_the_mean_of_coefficients_is_networkxs(values, count_zeros):
     _assert_mean_is_networkxs(values, count_zeros)
 
 

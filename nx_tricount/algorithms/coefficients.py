@@ -14,7 +14,7 @@ import numpy as np
 
 from ..gpu.device import module_of
 
-__all__ = ["from_sums"]
+__all__ = ["from_sums", "nonzero_terms"]
 
 
 def from_sums(sums, degree, reciprocal=None):
@@ -69,3 +69,13 @@ def _on_gpu(sums, degree, reciprocal):
     kernel = runtime.function("coefficients.cu", "clustering_coefficients", weight=sums.dtype)
     runtime.launch(kernel, n, (*arrays, np.int64(n), np.int32(directed), ratio, nonzero))
     return ratio, nonzero
+
+
+def nonzero_terms(ratio, nonzero):
+    """The coefficients ``ratio`` (CuPy) where ``nonzero`` (:func:`from_sums`)
+    holds, in order, in host memory: every nonzero coefficient, and any that
+    rounded to 0. A compaction by kernels compiled ahead (CuPy's masks would
+    compile theirs at a process's first call); only those values are transferred."""
+    from ..preprocess.gpu_rows import compact_kept
+
+    return compact_kept(ratio.view(np.int64), nonzero).view(np.float64).get()

@@ -387,7 +387,8 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     first_arc, end_arc = (0, p.m) if vertices is None or not arc_credit else share_arcs(p, vertices)
     if arc_credit:
         arc_hits = cupy.empty(p.m, dtype=np.uint32)
-        arc_hits[first_arc:end_arc] = 0
+        if end_arc > first_arc:  # a memset: CuPy's fill would compile a kernel at first use
+            (arc_hits.data + 4 * first_arc).memset_async(0, 4 * (end_arc - first_arc))
     else:  # unread: the bitmap stands in (one allocation and memset fewer)
         arc_hits = bitmap
     if hub:

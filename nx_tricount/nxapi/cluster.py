@@ -133,8 +133,8 @@ def average_clustering(
     G = as_trigraph(G, ("multigraph",), **_weights(weight))
     if nodes is None and not isinstance(G.edge_data.get(weight), list):
         plan = _clustering_plan(G, weight, settings)
-        ratio, _ = per_vertex.clustering_coefficients(G, plan, weight, slice(None))
-        return node_mean(ratio, count_zeros)
+        ratio, nonzero = per_vertex.clustering_coefficients(G, plan, weight, slice(None))
+        return node_mean(ratio, count_zeros, nonzero)
     c = clustering.implementation(G, nodes, weight, **settings).values()
     c = c if count_zeros else [v for v in c if abs(v) > 0]
     return sum(c) / len(c)  # Python's sum in NetworkX's order, as NetworkX

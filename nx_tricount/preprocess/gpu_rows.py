@@ -121,16 +121,19 @@ def loop_free(src, dst, n, values=None):
     return SimpleGraph(n, lo[:edges], hi[:edges], degree.view(np.int64), kept)
 
 
-def compact_kept(keys, kept, count):
-    """``keys[kept]`` (int64 keys, a bool mask of which ``count`` hold), in order."""
+def compact_kept(keys, kept, count=None):
+    """``keys[kept]`` (int64 keys, a bool mask of which ``count`` hold), in order;
+    without ``count``, the mask's count is read from the scan's block totals (one
+    transfer)."""
     import cupy
 
-    out = cupy.empty(count, dtype=np.int64)
-    if count:
-        m = keys.size
-        blocks, chunk = scan_chunks(m)
-        totals = cupy.empty(blocks, dtype=np.int64)
+    m = keys.size
+    blocks, chunk = scan_chunks(m)
+    totals = cupy.empty(blocks, dtype=np.int64)
+    if count is None or count:
         launch_scan("kept_totals", blocks, (kept, np.int64(m), np.int64(chunk), totals))
+    out = cupy.empty(int(totals.get().sum()) if count is None else count, dtype=np.int64)
+    if out.size:
         launch_scan("kept_keys", blocks, (keys, kept, np.int64(m), np.int64(chunk), totals, out))
     return out
 

@@ -321,14 +321,14 @@ def _dict_parts(G, device):
     """For ``nx.triangles`` and ``nx.clustering`` of ``G``: ``(call, shaping)``,
     the whole call and what it does once the count is on the host: the values
     made Python objects and the dict built (``nxapi/node_selection.py``)."""
-    from nx_tricount.nxapi.node_selection import coefficient_values, per_node_result
+    from nx_tricount.nxapi.node_selection import per_node_values
 
     counts = nx_tricount.triangles(G, device=device, as_frame=True)["triangles"].to_numpy()
     ratio = nx_tricount.clustering(G, device=device, as_frame=True)["clustering"].to_numpy()
     nonzero = ratio != 0  # a coefficient is 0 exactly where its triangles are
     return {
-        "triangles": (nx.triangles, lambda: per_node_result(G, None, counts.tolist())),
-        "clustering": (nx.clustering, lambda: per_node_result(G, None, coefficient_values(ratio, nonzero))),
+        "triangles": (nx.triangles, lambda: per_node_values(G, None, counts, counts != 0)),
+        "clustering": (nx.clustering, lambda: per_node_values(G, None, ratio, nonzero)),
     }
 
 

@@ -201,3 +201,18 @@ def test_repeated_calls_reuse_preprocessing():
     second = nx_tricount.triangles(tg, algorithm="merge", orientation="degree", ordering="none")
     assert first == second
     assert tg._prepared == cached
+
+
+def test_a_graphs_later_dicts_are_networkxs_and_their_callers_own():
+    # Each per-node dict is a copy of the graph's kept dict of zeros, updated at
+    # the nonzero nodes: the second call's too, whatever the caller did to the first.
+    G = nx.Graph([("a", "b"), ("b", "c"), ("c", "a"), ("c", (1, 2)), ((1, 2), 3.5)])
+    G.add_nodes_from(["lonely", (7,)])
+    T = nx_tricount.from_networkx(G)
+    for function in (nx.triangles, nx.clustering, nx.square_clustering):
+        first = function(T, backend="tricount")
+        assert_same(first, function(G))
+        first["a"], first["lonely"] = -1, -1
+        first.pop("b")
+        assert_same(function(T, backend="tricount"), function(G))
+        assert_same(function(T, ["c", "lonely"], backend="tricount"), function(G, ["c", "lonely"]))

@@ -109,6 +109,8 @@ class TriGraph:
         self._index = None
         self._label_list = None
         self._node_keys = None
+        self._node_key_array = None
+        self._zero_dict = None
 
     def __repr__(self):
         kind = ("Multi" if self.multigraph else "") + ("DiGraph" if self.directed else "Graph")
@@ -184,6 +186,20 @@ class TriGraph:
             labels = self.label_list()
             self._node_keys = labels if isinstance(labels, list) else list(labels)
         return self._node_keys
+
+    def node_key_array(self):
+        """:meth:`node_keys` as a NumPy object array (its own objects), made once."""
+        if self._node_key_array is None:
+            self._node_key_array = np.fromiter(self.node_keys(), dtype=object, count=self.n)
+        return self._node_key_array
+
+    def zero_dict(self):
+        """``{node: 0}`` over the nodes in id order, made once and kept (about the
+        size of one per-node dict): each per-node dict is its copy, updated at the
+        nodes whose value is not 0 (``nxapi/node_selection.py``, ``per_node_values``)."""
+        if self._zero_dict is None:
+            self._zero_dict = dict.fromkeys(self.node_keys(), 0)
+        return self._zero_dict
 
     def _label_index(self):
         if self._index is None:

@@ -24,7 +24,7 @@ from ..planning.plan import make_plan
 from ..quantities import family, per_vertex
 from .arguments import as_trigraph, refuse
 from .dispatch import networkx_function
-from .node_selection import coefficient_values, node_mean, per_node_result, select
+from .node_selection import node_mean, per_node_values, select
 
 __all__ = [
     "triangles",
@@ -74,7 +74,8 @@ def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None,
     per_node = per_vertex.triangles_per_node(G, _plan(G, algorithm, orientation, ordering, device))
     if as_frame:
         return node_frame(G, selection, per_node, "triangles")
-    return per_node_result(G, selection, to_host(per_node).tolist())
+    counts = to_host(per_node)
+    return per_node_values(G, selection, counts, counts != 0)
 
 
 @networkx_function
@@ -111,7 +112,7 @@ def clustering(
         raise selection.error  # after the nodes before it, as NetworkX goes node by node
     if as_frame:
         return node_frame(G, selection, ratio, "clustering")
-    return per_node_result(G, selection, coefficient_values(to_host(ratio), to_host(nonzero)))
+    return per_node_values(G, selection, to_host(ratio), to_host(nonzero))
 
 
 @networkx_function
@@ -167,7 +168,7 @@ def square_clustering(G, nodes=None, *, algorithm=None, orientation=None, orderi
     selection = _selected(G, nodes)
     ids = None if selection is None else selection.ids
     ratio, defined = family.square_coefficients(G, _plan(G, algorithm, orientation, ordering, device), ids)
-    return per_node_result(G, selection, coefficient_values(ratio, defined))
+    return per_node_values(G, selection, ratio, defined)
 
 
 @networkx_function

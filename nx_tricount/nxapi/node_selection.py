@@ -115,8 +115,11 @@ def per_node_values(G, selection, values, nonzero):
     made beforehand (``examples/benchmark_networkx.py --floor``)."""
     if selection is not None:
         return per_node_result(G, selection, coefficient_values(values, nonzero))
+    ids = np.flatnonzero(nonzero)
+    # An unlabeled graph's nodes are its ids.
+    keys = ids.tolist() if G.labels is None else G.node_key_array()[ids].tolist()
     result = G.zero_dict().copy()
-    result.update(zip(G.node_key_array()[nonzero].tolist(), values[nonzero].tolist()))
+    result.update(zip(keys, values[ids].tolist()))
     return result
 
 

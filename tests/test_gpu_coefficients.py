@@ -69,16 +69,17 @@ def test_gpu_coefficients_reject_other_dtypes():
         from_sums(cupy.ones(3, dtype=np.int64), degree.astype(np.int32))
 
 
-@pytest.mark.parametrize("count_zeros", [True, False])
-def test_the_mean_of_gpu_coefficients_is_the_hosts(count_zeros):
+def test_the_mean_of_gpu_coefficients_is_the_hosts():
     # Only the coefficients the mask marks come to host memory: the mean is the same.
     import cupy
 
     from nx_tricount.nxapi.node_selection import node_mean
+    from nx_tricount.quantities.per_vertex import mean_terms
 
     sums, degree, _ = _terms(np.float64, False, 5, n=400_000)
     ratio = np.nan_to_num(sums / np.maximum(degree, 1), nan=0.0, posinf=0.0, neginf=0.0)
     nonzero = (sums != 0) | (np.arange(ratio.size) % 3 == 0)  # and some zeros: added as no-ops
-    on_host = node_mean(ratio, count_zeros)
-    on_gpu = node_mean(cupy.asarray(ratio), count_zeros, cupy.asarray(nonzero))
-    assert np.float64(on_gpu).tobytes() == np.float64(on_host).tobytes()
+    terms = mean_terms(cupy.asarray(ratio), cupy.asarray(nonzero))
+    assert terms.tolist() == ratio[nonzero].tolist()
+    on_gpu = node_mean(terms, True, size=ratio.size)
+    assert np.float64(on_gpu).tobytes() == np.float64(node_mean(ratio, True)).tobytes()

@@ -135,7 +135,9 @@ def average_clustering(
     if nodes is None and not isinstance(G.edge_data.get(weight), list):
         plan = _clustering_plan(G, weight, settings)
         ratio, nonzero = per_vertex.clustering_coefficients(G, plan, weight, slice(None))
-        return node_mean(ratio, count_zeros, nonzero)
+        if count_zeros:
+            return node_mean(per_vertex.mean_terms(ratio, nonzero), True, size=ratio.size)
+        return node_mean(to_host(ratio), False)
     c = clustering.implementation(G, nodes, weight, **settings).values()
     c = c if count_zeros else [v for v in c if abs(v) > 0]
     return sum(c) / len(c)  # Python's sum in NetworkX's order, as NetworkX

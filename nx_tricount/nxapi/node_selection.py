@@ -16,8 +16,6 @@ from typing import NamedTuple
 import networkx as nx
 import numpy as np
 
-from ..algorithms.coefficients import nonzero_terms
-from ..gpu.device import module_of, to_host
 from .python_sum import python_float_sum
 
 __all__ = ["Selection", "select", "per_node_result", "per_node_values", "coefficient_values"]
@@ -133,21 +131,15 @@ def coefficient_values(ratio, nonzero):
     return values.tolist()
 
 
-def node_mean(coefficients, count_zeros, nonzero=None):
+def node_mean(coefficients, count_zeros, size=None):
     """NetworkX's ``sum(c) / len(c)`` of coefficients in its order (the nonzero
     ones only without ``count_zeros``), added as the running Python's ``sum``
     adds floats (:mod:`nx_tricount.nxapi.python_sum`), so the result is NetworkX's to
     the bit; an empty ``c`` raises ZeroDivisionError, as in NetworkX.
 
-    Coefficients on the GPU, with ``count_zeros`` and the mask ``nonzero`` of
-    :func:`~nx_tricount.algorithms.coefficients.from_sums`: only those it marks
-    come to host memory and are added. A zero changes neither rule's sum: the
-    running sum starts at ``+0.0``, and a compensation a zero could spoil is one
-    that is never added (R-MAT 25 on one H200: the mean of 33.5M coefficients
-    took 0.08 s of a 0.87 s call)."""
-    if count_zeros and nonzero is not None and module_of(coefficients) is not np:
-        return python_float_sum(nonzero_terms(coefficients, nonzero)) / coefficients.size
-    coefficients = to_host(coefficients)
+    With ``count_zeros``, ``coefficients`` may leave zeros out (a zero changes
+    neither rule's sum: :func:`~nx_tricount.quantities.per_vertex.mean_terms`);
+    ``size`` is then the number of all of them."""
     if not count_zeros:
         coefficients = coefficients[np.abs(coefficients) > 0]
-    return python_float_sum(coefficients) / len(coefficients)
+    return python_float_sum(coefficients) / (len(coefficients) if size is None else size)

@@ -13,7 +13,13 @@ from ..execution.execute import run
 from ..preprocess.ops import ops_for
 from .oriented import whole_oriented
 
-__all__ = ["triangles_per_node", "clustering_terms", "clustering_coefficients", "transitivity_sums"]
+__all__ = [
+    "triangles_per_node",
+    "clustering_terms",
+    "clustering_coefficients",
+    "mean_terms",
+    "transitivity_sums",
+]
 
 
 def _oriented(G, plan, weight=None):
@@ -96,6 +102,19 @@ def clustering_coefficients(G, plan, weight, considered):
     is nonzero (:func:`clustering_terms` says what the terms are; the arguments
     are its). On the GPU, one launch of a kernel compiled ahead."""
     return coefficients.from_sums(*clustering_terms(G, plan, weight, considered))
+
+
+def mean_terms(ratio, nonzero):
+    """The coefficients their mean adds, in host memory (``ratio`` and ``nonzero``
+    of :func:`clustering_coefficients`): on the GPU only those where ``nonzero``
+    holds come over (:func:`~nx_tricount.algorithms.coefficients.nonzero_terms`),
+    as a zero changes neither of CPython's sums: the running sum starts at
+    ``+0.0``, and a compensation a zero could spoil is one that is never added.
+    R-MAT 25 on one H200: the mean of 33.5M coefficients had taken 0.08 s of a
+    0.87 s call. On the CPU, all of them."""
+    if isinstance(ratio, np.ndarray):
+        return ratio
+    return coefficients.nonzero_terms(ratio, nonzero)
 
 
 def transitivity_sums(G, plan):

@@ -111,6 +111,7 @@ class TriGraph:
         self._node_keys = None
         self._node_key_array = None
         self._zero_dict = None
+        self._made_a_dict = False
 
     def __repr__(self):
         kind = ("Multi" if self.multigraph else "") + ("DiGraph" if self.directed else "Graph")
@@ -194,10 +195,16 @@ class TriGraph:
         return self._node_key_array
 
     def zero_dict(self):
-        """``{node: 0}`` over the nodes in id order, made once and kept (about the
-        size of one per-node dict): each per-node dict is its copy, updated at the
-        nodes whose value is not 0 (``nxapi/node_selection.py``, ``per_node_values``)."""
+        """``{node: 0}`` over the nodes in id order, made at the second request and
+        kept (about the size of one per-node dict): a graph's later per-node dicts
+        are its copies, updated at the nodes whose value is not 0
+        (``nxapi/node_selection.py``, ``per_node_values``). None at the first
+        request: a graph asked for one dict makes it directly, which costs less
+        than making this dict and its copy."""
         if self._zero_dict is None:
+            if not self._made_a_dict:
+                self._made_a_dict = True
+                return None
             self._zero_dict = dict.fromkeys(self.node_keys(), 0)
         return self._zero_dict
 

@@ -107,16 +107,18 @@ def per_node_result(G, selection, values):
 def per_node_values(G, selection, values, nonzero):
     """:func:`per_node_result` of a NumPy array in id order: ``values[i]`` as a
     Python object where ``nonzero[i]``, else the int 0 (NetworkX's rule for
-    counts and coefficients). For every node, a copy of ``G.zero_dict()`` updated
-    at the nonzero nodes alone: R-MAT 18's dicts (262,144 nodes, 40% nonzero) in
-    0.9x the time of the CPython floor, ``dict(zip(nodes, values))`` from lists
-    made beforehand (``examples/benchmark_networkx.py --floor``)."""
-    if selection is not None:
+    counts and coefficients). A graph's later dicts of every node are copies of
+    ``G.zero_dict()`` updated at the nonzero nodes alone: R-MAT 18's dicts
+    (262,144 nodes, 40% nonzero) in 0.8-0.9x the time of the CPython floor,
+    ``dict(zip(nodes, values))`` from lists made beforehand
+    (``examples/benchmark_networkx.py --floor``)."""
+    template = None if selection is not None else G.zero_dict()
+    if template is None:  # a selection, or the graph's first dict
         return per_node_result(G, selection, coefficient_values(values, nonzero))
     ids = np.flatnonzero(nonzero)
     # An unlabeled graph's nodes are its ids.
     keys = ids.tolist() if G.labels is None else G.node_key_array()[ids].tolist()
-    result = G.zero_dict().copy()
+    result = template.copy()
     result.update(zip(keys, values[ids].tolist()))
     return result
 

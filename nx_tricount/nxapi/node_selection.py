@@ -114,7 +114,9 @@ def per_node_values(G, selection, values, nonzero):
     (``examples/benchmark_networkx.py --floor``)."""
     template = None if selection is not None else G.zero_dict()
     if template is None:  # a selection, or the graph's first dict
-        return per_node_result(G, selection, coefficient_values(values, nonzero))
+        # Integer counts are 0 exactly where they are not nonzero: their own list.
+        listed = values.tolist() if values.dtype.kind in "iu" else coefficient_values(values, nonzero)
+        return per_node_result(G, selection, listed)
     ids = np.flatnonzero(nonzero)
     # An unlabeled graph's nodes are its ids.
     keys = ids.tolist() if G.labels is None else G.node_key_array()[ids].tolist()

@@ -164,6 +164,21 @@ EXTREME_IDS = {
 }
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_gpu_rows_of_equals_host(dtype):
+    # Empty rows first, between and last; rows shorter and longer than one
+    # thread's span of arcs; a number of arcs no multiple of it; no arcs.
+    rng = np.random.default_rng(5)
+    for degrees in (
+        [0, 0, 3, 0, gpu_ops.ROWS_SPAN * 3 + 1, 1, 0, 0, 9, 0],
+        rng.integers(0, 4, size=1000) * rng.integers(0, 2, size=1000),
+        [0, 0, 0],
+    ):
+        indptr = np.concatenate([[0], np.cumsum(degrees)]).astype(np.int64)
+        expected = host_ops.rows_of(indptr, dtype)
+        _assert_same(gpu_ops.rows_of(_cupy().asarray(indptr), dtype), expected)
+
+
 @pytest.mark.parametrize(
     "src_dtype,dst_dtype",
     [

@@ -192,6 +192,11 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
     return indptr, indices[:arcs], rows[:arcs]
 
 
+#: Arcs whose rows one thread of ``rows_of``'s kernel writes (``kernels/csr.cu``):
+#: 32 bytes of int32 rows, a whole sector of memory.
+ROWS_SPAN = 8
+
+
 def rows_of(indptr, dtype):
     """:func:`.host_ops.rows_of` in one launch of ``kernels/csr.cu``."""
     import cupy
@@ -202,7 +207,8 @@ def rows_of(indptr, dtype):
     n, m = indptr.size - 1, int(indptr[-1])
     rows = cupy.empty(m, dtype=dtype)
     kernel = runtime.function("csr.cu", "rows_of_pointers", vid=dtype)
-    runtime.launch(kernel, m, (indptr, np.int64(n), np.int64(m), rows))
+    args = (indptr, np.int64(n), np.int64(m), np.int64(ROWS_SPAN), rows)
+    runtime.launch(kernel, -(-m // ROWS_SPAN), args)
     return rows
 
 

@@ -159,7 +159,7 @@ def test_a_copy_that_fails_raises_its_error_and_no_worker_waits(monkeypatch):
     # reaches the caller, and nothing hangs.
     from nx_tricount.execution import replicas
 
-    def failing_copy(prepared, move):
+    def failing_copy(*arguments):
         raise MemoryError("the copy failed")
 
     monkeypatch.setattr(replicas, "_moved", failing_copy)

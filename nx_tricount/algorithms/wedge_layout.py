@@ -262,7 +262,10 @@ def gpu_share_prefix(prefix, vertices, kernel_types):
     """``(prefix, wedges)`` of a share ``(first, end)`` of base vertices
     (:mod:`.shares`) on the GPU: ``prefix`` held flat before ``first`` and from
     ``end`` on, from 0, so that the wedge kernels number the share's wedges alone
-    (``kernels/wedge.cu``, one launch); its wedges read in one transfer."""
+    (``kernels/wedge.cu``, one launch).
+
+    Its wedges, ``prefix[end] - prefix[first]``, are read by :func:`read_beside`:
+    ``prefix`` is complete, made by a call that read a result of it back."""
     import cupy
 
     from ..gpu import runtime
@@ -272,7 +275,8 @@ def gpu_share_prefix(prefix, vertices, kernel_types):
     kernel = runtime.function("wedge.cu", "wedge_share_prefix", **kernel_types)
     args = (prefix, np.int64(prefix.size), np.int64(first), np.int64(end), shared)
     runtime.launch(kernel, prefix.size, args)
-    return shared, int(shared[-1].get())
+    low, high = read_beside(prefix, (first, end))
+    return shared, high - low
 
 
 def count_bitmap(p, layout, kernel_types, vertices):
@@ -292,6 +296,19 @@ def count_bitmap(p, layout, kernel_types, vertices):
 
 
 def share_arcs(p, vertices):
-    """CSR positions ``(first, end)`` of the arcs of the base vertices ``vertices``."""
-    first, end = vertices
-    return int(p.indptr[first]), int(p.indptr[end])  # two reads, where a gather would compile
+    """CSR positions ``(first, end)`` of the arcs of the base vertices ``vertices``,
+    by :func:`read_beside`: called after :func:`gpu_layout`, which read back a
+    result made from the CSR, so the CSR is complete."""
+    return read_beside(p.indptr, vertices)
+
+
+def read_beside(array, positions):
+    """The items of a complete GPU ``array`` at ``positions``, as Python ints, read
+    on a stream of their own (one read each, where a gather would compile a kernel).
+    A read on the current stream would wait for the kernels queued there (a share
+    waited for the previous share's count), and the GPU would idle while the host
+    queued the next launches."""
+    from ..gpu import runtime
+
+    side = runtime.side_stream(array.device.id)
+    return tuple(int(array[i].get(stream=side)) for i in positions)

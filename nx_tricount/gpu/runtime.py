@@ -30,6 +30,7 @@ __all__ = [
     "resident_blocks",
     "check_memory",
     "free_memory",
+    "side_stream",
     "kernel_timer",
     "kernel_ms",
     "prebuilt_kernels",
@@ -190,6 +191,15 @@ def resident_blocks(kernel, shared_mem, threads=THREADS):
         props["maxBlocksPerMultiProcessor"],
     )
     return max(1, per_multiprocessor) * props["multiProcessorCount"]
+
+
+@functools.cache
+def side_stream(device_id):
+    """A stream of its own per GPU, for work that runs beside the current stream's."""
+    import cupy
+
+    with cupy.cuda.Device(device_id):
+        return cupy.cuda.Stream(non_blocking=True)
 
 
 def free_memory():

@@ -11,7 +11,6 @@ shortcut is here only: :class:`KeptKeysGraph`. CuPy is imported on first use, as
 in :mod:`nx_tricount.gpu.runtime`.
 """
 
-import functools
 import sys
 
 import numpy as np
@@ -99,15 +98,6 @@ SAMPLE_BLOCKS = 512
 MAX_SAMPLES = 1024
 
 
-@functools.cache
-def _side_stream(device_id):
-    """A stream of its own per GPU, for work that runs beside the current stream's."""
-    import cupy
-
-    with cupy.cuda.Device(device_id):
-        return cupy.cuda.Stream(non_blocking=True)
-
-
 def sampled_degree_sum(src, dst, samples):
     """:func:`.host_ops.sampled_degree_sum` in one launch (``kernels/sample.cu``) on
     a stream of its own, beside the current stream's later work. Each block writes
@@ -123,7 +113,7 @@ def sampled_degree_sum(src, dst, samples):
         raise ValueError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
     if src.dtype != dst.dtype or src.dtype not in (np.int32, np.int64):
         src, dst = src.astype(np.int64), dst.astype(np.int64)
-    side = _side_stream(cupy.cuda.Device().id)
+    side = runtime.side_stream(cupy.cuda.Device().id)
     side.wait_event(cupy.cuda.get_current_stream().record())  # src and dst are ready
     kernel = runtime.function("sample.cu", "sampled_degree_sum", vid=src.dtype)
     skip = host_ops.counted_chunk_skip(src.size)

@@ -164,6 +164,22 @@ EXTREME_IDS = {
 }
 
 
+@pytest.mark.parametrize("narrow", [True, False])
+def test_gpu_degrees_counted_in_many_passes_equal_host(monkeypatch, narrow):
+    # The high ends counted in passes over small ranges of counters, as on a graph
+    # many times the L2 cache, in 32-bit counters or (as past 2**32 vertices) 64-bit.
+    from nx_tricount.gpu import runtime
+
+    src, dst, n = GRAPHS["rmat"]
+    expected = simple_graph(src, dst, n)
+    monkeypatch.setattr(runtime, "device_properties", lambda: {"l2CacheSize": 1000})
+    if not narrow:
+        monkeypatch.setattr(gpu_ops, "NARROW_COUNTS_UP_TO", 0)
+    got = simple_graph(_cupy().asarray(src), _cupy().asarray(dst), n)
+    _assert_same(got.degree, expected.degree)
+    assert got.m == expected.m
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_gpu_rows_of_equals_host(dtype):
     # Empty rows first, between and last; rows shorter and longer than one

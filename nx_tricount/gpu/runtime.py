@@ -31,6 +31,7 @@ __all__ = [
     "check_memory",
     "free_memory",
     "side_stream",
+    "device_properties",
     "kernel_timer",
     "kernel_ms",
     "prebuilt_kernels",
@@ -171,6 +172,13 @@ def _properties(device_id):
     import cupy
 
     return cupy.cuda.runtime.getDeviceProperties(device_id)
+
+
+def device_properties():
+    """The CUDA device properties of the current GPU (a dict), read once per GPU."""
+    import cupy
+
+    return _properties(cupy.cuda.Device().id)
 
 
 @functools.cache

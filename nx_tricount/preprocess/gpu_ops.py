@@ -343,7 +343,36 @@ def _distinct_and_degrees(keys, n):
     if m:
         distinct = runtime.function("distinct.cu", "distinct_edges")
         runtime.launch(distinct, m, (keys, np.int64(m), np.int64(n), kept, degree, counter))
+        _add_high_ends(keys, kept, n, degree)
     return kept, degree.view(np.int64), transfers.PendingCount(counter)
+
+
+#: Most vertices whose high ends :func:`_add_high_ends` counts in 32 bits (a simple
+#: graph's degrees are below n).
+NARROW_COUNTS_UP_TO = 2**32
+
+
+def _add_high_ends(keys, kept, n, degree):
+    """Add to ``degree`` the high end of each kept key, in passes over ranges of
+    counters about the size of the GPU's L2 cache, each a launch over every key,
+    in 32-bit counters where ``n`` allows. The atomics of one pass over all the
+    64-bit counters mostly missed the cache: on R-MAT 25 (5.4e8 keys, 3.4e7
+    vertices) on an H200, 16 ms against 11 in three passes of 32-bit counters."""
+    import cupy
+
+    from ..gpu import runtime
+
+    wide = n > NARROW_COUNTS_UP_TO
+    counts = degree if wide else cupy.zeros(n, dtype=np.uint32)
+    cache = runtime.device_properties()["l2CacheSize"]
+    passes = max(1, -(-counts.nbytes // cache))
+    kernel = runtime.function("distinct.cu", "high_end_counts_wide" if wide else "high_end_counts")
+    for k in range(passes):
+        low, high = n * k // passes, n * (k + 1) // passes
+        args = (keys, kept, np.int64(keys.size), np.int64(n), np.int64(low), np.int64(high), counts)
+        runtime.launch(kernel, keys.size, args)
+    if not wide:
+        runtime.launch(runtime.function("distinct.cu", "add_counts"), n, (counts, np.int64(n), degree))
 
 
 def scatter_add(target, index, values):

@@ -41,8 +41,8 @@ def together(spread, orientation, ordering, simple_unweighted, pipeline, residen
     the unweighted undirected simple graph (``simple_unweighted``) of the sorting
     ``pipeline``, prepared by rules that need only the degrees, and the current
     GPU is one of them (it holds the results). Edges already on a GPU are
-    prepared there and copied: on two H200s that took 0.107 s and a 13 ms copy
-    for R-MAT 25, against 0.130 s prepared together (docs/benchmarks.md,
+    prepared there and copied: on two H200s that took 0.095 s and a 15 ms copy
+    for R-MAT 25, against 0.107-0.15 s prepared together (docs/benchmarks.md,
     "Several GPUs"). A spread that fits only so (``needs_together``) and is not
     prepared together here is planned again by the caller, on the 2D partition."""
     replicated_on_gpus = spread.regime == "replicated" and spread.executor == "gpus"

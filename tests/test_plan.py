@@ -385,3 +385,54 @@ def test_transitivity_reads_what_the_hashed_launch_returns(monkeypatch):
     assert closed / triads == nx.transitivity(H) and built == [True]
     counted = Plan("hash", "degree", "none", "cpu", spread=spread, pipeline="hashed")
     assert per_vertex.transitivity_sums(G, counted) == (closed, triads) and built == [True, False]
+
+
+def test_small_graphs_run_numba_on_one_thread():
+    import numba
+
+    from nx_tricount.gpu.device import HOST_SERIAL_ROWS, host_threads
+
+    before = numba.get_num_threads()
+    with host_threads(HOST_SERIAL_ROWS - 1):
+        assert numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before
+    with host_threads(HOST_SERIAL_ROWS):
+        assert numba.get_num_threads() == before
+
+
+@pytest.mark.parametrize("rows", [100, 60_000])
+def test_a_call_on_a_small_graph_counts_on_one_thread_and_restores_the_threads(monkeypatch, rows):
+    # Below HOST_SERIAL_ROWS the call's parallel code sees one thread; after the
+    # call (and after a failing call) numba has its threads back.
+    import numba
+
+    from nx_tricount.algorithms import hash as hashing
+    from nx_tricount.gpu.device import HOST_SERIAL_ROWS
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has one thread on this machine: nothing to restrict")
+    before = numba.get_num_threads()
+    seen = []
+    counted = hashing.count_cpu
+
+    def spy(*args, **kwargs):
+        seen.append(numba.get_num_threads())
+        return counted(*args, **kwargs)
+
+    monkeypatch.setattr(hashing, "count_cpu", spy)
+    rng = np.random.default_rng(rows)
+    src, dst = rng.integers(0, 2000, size=(2, rows))
+    G = from_edges(src, dst)
+    expected = nx.triangles(nx.Graph(zip(src.tolist(), dst.tolist())))
+    got = nx_tricount.triangles(G, algorithm="hash", device="cpu")
+    assert got == {v: expected.get(v, 0) for v in range(G.n)}
+    assert seen == [1 if rows < HOST_SERIAL_ROWS else before]
+    assert numba.get_num_threads() == before
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("the count failed")
+
+    monkeypatch.setattr(hashing, "count_cpu", failing)
+    with pytest.raises(RuntimeError, match="the count failed"):
+        nx_tricount.triangles(from_edges(src, dst), algorithm="hash", device="cpu")
+    assert numba.get_num_threads() == before

@@ -4,6 +4,7 @@ CuPy is imported only here and only when asked, so the package works on
 machines without it.
 """
 
+import contextlib
 import functools
 
 import numpy as np
@@ -15,6 +16,8 @@ __all__ = [
     "module_of",
     "to_host",
     "to_module",
+    "HOST_SERIAL_ROWS",
+    "host_threads",
     "GPUNotAvailableError",
 ]
 
@@ -108,3 +111,28 @@ def to_module(array, xp):
     from .transfers import to_gpu
 
     return to_gpu(np.asarray(array))
+
+
+#: Graphs of fewer edge rows run numba's parallel code on one thread: on a 2-core
+#: VM the first parallel region after an idle pause waited 2-8 ms for the other
+#: thread to wake, more than that thread saves below this size (measured:
+#: docs/algorithms.md, "CPU engine: one thread for small graphs").
+HOST_SERIAL_ROWS = 50_000
+
+
+@contextlib.contextmanager
+def host_threads(rows):
+    """Run numba's parallel code inside on one thread for a graph of fewer than
+    :data:`HOST_SERIAL_ROWS` edge rows (``rows``), else on all of numba's
+    threads; the threads before are restored on the way out."""
+    if rows >= HOST_SERIAL_ROWS:
+        yield
+        return
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)

@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from ..classes.graph import TriGraph
-from ..gpu.device import module_of
+from ..gpu.device import host_threads, module_of
 from ..gpu.errors import gpu_errors
 from ..preprocess.ops import ops_for
 
@@ -119,7 +119,8 @@ def from_edges(src, dst, *, n=None, directed=False, weight=None, weight_name="we
         for name, array in (("src", src), ("dst", dst)):
             if array.dtype.kind not in "iu":
                 raise TypeError(f"{name} must hold integer vertex ids, got dtype {array.dtype}")
-        smallest, largest = ops_for(src).id_range(src, dst) if src.size else (0, -1)
+        with host_threads(src.size):  # a small graph's check wakes no other thread
+            smallest, largest = ops_for(src).id_range(src, dst) if src.size else (0, -1)
         if smallest < 0:
             raise ValueError(f"vertex ids must be non-negative, found {smallest}")
         if largest > LARGEST_ID:

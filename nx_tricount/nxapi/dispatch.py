@@ -14,6 +14,7 @@ which ``import networkx`` reads (tests/test_should_run.py checks that each has
 its implementation, with its signature and docstring).
 """
 
+import contextlib
 import importlib
 import inspect
 import sys
@@ -85,7 +86,7 @@ class NetworkXFunction:
 
     def __call__(self, *args, **kwargs):
         implementation = self.implementation
-        with _gpu_boundary(self.__name__):
+        with _gpu_boundary(self.__name__), _host_threads(args):
             result = implementation(*args, **kwargs)
         STARTED.add(self.__name__)
         if inspect.isgenerator(result):  # all_triangles: the work goes on as it is read
@@ -106,6 +107,18 @@ class NetworkXFunction:
 
 #: ``nx_tricount.gpu.errors``, imported at the first call: loading the backend stays light.
 _errors = None
+
+
+def _host_threads(args):
+    """numba's threads for a call whose graph is ``args[0]``: one for a small graph
+    the backend holds (a ``TriGraph``, as NetworkX's dispatcher passes it;
+    :func:`~nx_tricount.gpu.device.host_threads`), else all of them."""
+    from ..classes.graph import TriGraph
+    from ..gpu.device import host_threads
+
+    if args and isinstance(args[0], TriGraph):
+        return host_threads(int(args[0].src.size))
+    return contextlib.nullcontext()
 
 
 def _gpu_boundary(name):

@@ -35,6 +35,21 @@ __device__ __forceinline__ long long global_thread() {
     return (long long)blockIdx.x * blockDim.x + threadIdx.x;
 }
 
+// Directed transitivity (kernels/transitive.cu, the wedge count's transitive
+// entry): each arc of the undirected pairs carries one byte, the directions its
+// pair has in the directed graph: bit 0 along the oriented arc, bit 1 against it.
+__device__ __forceinline__ unsigned directions(unsigned state) {
+    return (state & 1) + (state >> 1);
+}
+
+// Transitive triples on the triangle of pairs uv, ua, va: every choice of one
+// present direction per pair, less the two cycles u->v->a->u and u->a->v->u.
+__device__ __forceinline__ unsigned transitive_triples(unsigned uv, unsigned ua, unsigned va) {
+    unsigned choices = directions(uv) * directions(ua) * directions(va);
+    unsigned cycles = (uv & va & (ua >> 1) & 1) + ((uv >> 1) & (va >> 1) & ua & 1);
+    return choices - cycles;
+}
+
 // Position of x in the sorted a[lo:hi), or -1: a branch-free binary search with a
 // 32-bit length (a neighbour list is shorter than 2^31), so lanes that search the
 // same list stay in step. Positions are of type Pos: with a 32-bit unsigned Pos

@@ -6,18 +6,6 @@
 // for each way of choosing one present direction per pair that is not a cycle.
 #include "common.cu"
 
-__device__ __forceinline__ unsigned directions(unsigned state) {
-    return (state & 1) + (state >> 1);
-}
-
-// Transitive triples on the triangle of pairs uv, ua, va: every choice of one
-// present direction per pair, less the two cycles u->v->a->u and u->a->v->u.
-__device__ __forceinline__ unsigned transitive_triples(unsigned uv, unsigned ua, unsigned va) {
-    unsigned choices = directions(uv) * directions(ua) * directions(va);
-    unsigned cycles = (uv & va & (ua >> 1) & 1) + ((uv >> 1) & (va >> 1) & ua & 1);
-    return choices - cycles;
-}
-
 extern "C" __global__ void transitive_total(const long long* indptr, const VID* indices,
                                             const VID* rows, long long m, int ascending,
                                             const unsigned char* states, u64* total) {

@@ -27,7 +27,16 @@
 // and v -> w in phase 3, where each thread walks its own wedges again, now with
 // their hits, and adds up each row of wedges that shares v -> w before one atomic.
 // Per node, wedge_arc_credit then turns the arcs' counts into vertex counts.
+// A directed graph's transitive triples (wedge_transitive) are counted on its
+// oriented arc pairs, each arc's state the directions its pair has (common.cu,
+// transitive_triples): a wedge's two arcs give two states, its closing arc the third,
+// from a bitmap of two planes (bit 0 and bit 1 of the states) or the state at the
+// closing arc's position.
 #include "common.cu"
+
+// The wedge count's own mode beside common.cu's four: a directed graph's transitive
+// triples, one total.
+#define MODE_TRANSITIVE 4
 
 #ifndef EID
 #define EID long long  // arc position in shared memory: unsigned int when m < 2^32
@@ -90,6 +99,25 @@ __device__ __forceinline__ bool bit_set(const unsigned* __restrict__ bitmap, uns
     return (bitmap[row_start(row, words) + (col >> 5) - (row >> 5)] >> (col & 31)) & 1u;
 }
 
+// The state of pair (row, col) in a bitmap of two planes, word by word (a uint2 per
+// word of row_start's layout: bit 0 of the states, then bit 1); 0 for no pair.
+__device__ __forceinline__ unsigned state_bits(const unsigned* __restrict__ bitmap,
+                                               unsigned words, unsigned row, unsigned col) {
+    uint2 cell = ((const uint2*)bitmap)[row_start(row, words) + (col >> 5) - (row >> 5)];
+    unsigned shift = col & 31;
+    return ((cell.x >> shift) & 1u) | (((cell.y >> shift) & 1u) << 1);
+}
+
+// A wedge's transitive triples: its arcs v -> w (state along) and v -> u (state
+// across) closed by w -> u, or by u -> w where arcs may point to lower ids (`both`),
+// whose state `closing` is then read as the triangle v -> u, v -> w, u -> w.
+__device__ __forceinline__ unsigned wedge_triples(unsigned along, unsigned across,
+                                                  unsigned closing, bool reversed) {
+    if (closing == 0) return 0;
+    return reversed ? transitive_triples(across, along, closing)
+                    : transitive_triples(along, across, closing);
+}
+
 // A task graph's rectangular bitmap: row r holds `words` words.
 __device__ __forceinline__ bool cross_bit_set(const unsigned* __restrict__ bitmap,
                                               unsigned words, unsigned row, unsigned col) {
@@ -133,6 +161,7 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                                             const unsigned* __restrict__ bitmap,
                                             VID first_row, VID first_col, unsigned words,
                                             const WEIGHT* __restrict__ values,
+                                            const unsigned char* __restrict__ states,
                                             unsigned* arc_hits, void* out) {
     extern __shared__ unsigned char shared[];
     WedgeArcs* slots = (WedgeArcs*)shared;
@@ -192,8 +221,23 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
             pj = arcs.to_u;
             w = indices[pi];
             u = indices[pj];
-            // Without CROSS, u > w: w >= first_row puts u in the bitmap too.
-            if (w >= first_row && (!CROSS || u >= first_col)) {
+            if (MODE == MODE_TRANSITIVE) {
+                unsigned along = states[pi], across = states[pj], closing_state = 0;
+                bool reversed = false;
+                if (w >= first_row) {
+                    closing_state = state_bits(bitmap, words, (unsigned)(w - first_row),
+                                               (unsigned)(u - first_row));
+                } else {
+                    closing = find(indices, (EID)indptr[w], (EID)indptr[w + 1], u);
+                    if (closing < 0 && both) {
+                        closing = find(indices, (EID)indptr[u], (EID)indptr[u + 1], w);
+                        reversed = true;
+                    }
+                    closing_state = closing >= 0 ? states[closing] : 0;
+                }
+                hit = wedge_triples(along, across, closing_state, reversed);
+            } else if (w >= first_row && (!CROSS || u >= first_col)) {
+                // Without CROSS, u > w: w >= first_row puts u in the bitmap too.
                 hit = CROSS ? cross_bit_set(bitmap, words, (unsigned)(w - first_row),
                                             (unsigned)(u - first_col))
                             : bit_set(bitmap, words, (unsigned)(w - first_row),
@@ -205,7 +249,7 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                 closing = find(indices, (EID)indptr[w], (EID)indptr[w + 1], u);
                 hit = closing >= 0;
             }
-            if (both) {
+            if (both && MODE != MODE_TRANSITIVE) {
                 // Acyclic orientations close a wedge one way at most; the arcs of
                 // a directed graph may close it both ways, and the total counts both.
                 if (MODE == MODE_TOTAL) {
@@ -216,7 +260,7 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                 }
             }
         }
-        if (MODE == MODE_TOTAL) {
+        if (MODE == MODE_TOTAL || MODE == MODE_TRANSITIVE) {
             found += hit;
         } else if (MODE == MODE_PER_NODE) {
             // The triangle counts on its arcs v -> u here (consecutive lanes hold
@@ -236,7 +280,7 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
             add_value((WEIGHT*)out, u, x);
         }
     }
-    if (MODE == MODE_TOTAL) block_add((u64*)out, found);
+    if (MODE == MODE_TOTAL || MODE == MODE_TRANSITIVE) block_add((u64*)out, found);
     if (MODE == MODE_PER_NODE) {
         __syncthreads();
         credit_rows(slots + first, count, arc_hits);
@@ -253,7 +297,7 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
              int spread, int both, const unsigned* bitmap, VID first_row, VID first_col,     \
              unsigned words, const WEIGHT* values, unsigned* arc_hits, void* out) {           \
         wedge_count<MODE, CROSS>(indptr, indices, rows, prefix, splits, n, wedges, spread,   \
-                                 both, bitmap, first_row, first_col, words, values,          \
+                                 both, bitmap, first_row, first_col, words, values, nullptr, \
                                  arc_hits, out);                                             \
     }
 
@@ -269,6 +313,17 @@ WEDGE_ENTRY(wedge_cross_total, MODE_TOTAL, true, 8)
 WEDGE_ENTRY(wedge_cross_per_node, MODE_PER_NODE, true, 6)
 WEDGE_ENTRY(wedge_cross_per_edge, MODE_PER_EDGE, true, 8)
 WEDGE_ENTRY(wedge_cross_weighted, MODE_WEIGHTED, true, 8)
+
+// A directed graph's transitive triples on its oriented arc pairs (`states`, one
+// byte an arc), added to total[0]; `bitmap` of two planes (wedge_state_bitmap).
+extern "C" __global__ void __launch_bounds__(256, 8)
+    wedge_transitive(const long long* indptr, const VID* indices, const long long* prefix,
+                     VID n, long long wedges, int spread, int both, const unsigned* bitmap,
+                     VID first_row, unsigned words, const unsigned char* states, u64* total) {
+    wedge_count<MODE_TRANSITIVE, false>(indptr, indices, nullptr, prefix, nullptr, n, wedges,
+                                        spread, both, bitmap, first_row, first_row, words,
+                                        nullptr, states, nullptr, total);
+}
 
 // pairs[0] = 0 and pairs[v + 1] = C(d+(v), 2), the wedges of vertex v: their
 // cumulative sum is the prefix phase 1 searches.
@@ -348,6 +403,22 @@ extern "C" __global__ void wedge_bitmap(const VID* indices, const VID* rows, lon
     unsigned row = (unsigned)(rows[p] - first_row);
     unsigned col = (unsigned)(indices[p] - first_row);
     atomicOr(bitmap + row_start(row, words) + (col >> 5) - (row >> 5), 1u << (col & 31));
+}
+
+// wedge_bitmap for wedge_transitive: each arc's state in the two planes of its
+// word (state_bits).
+extern "C" __global__ void wedge_state_bitmap(const VID* indices, const VID* rows,
+                                              const unsigned char* states, long long first_arc,
+                                              long long m, long long first_row, long long words,
+                                              unsigned* bitmap) {
+    long long p = first_arc + global_thread();
+    if (p >= m) return;
+    unsigned row = (unsigned)(rows[p] - first_row);
+    unsigned col = (unsigned)(indices[p] - first_row);
+    unsigned* cell = bitmap + 2 * (row_start(row, words) + (col >> 5) - (row >> 5));
+    unsigned state = states[p], bit = 1u << (col & 31);
+    if (state & 1) atomicOr(cell, bit);
+    if (state & 2) atomicOr(cell + 1, bit);
 }
 
 // The hub block (totals, unweighted per node): a vertex v of the bitmap whose wedges
@@ -485,6 +556,59 @@ __device__ __forceinline__ void hub_count(const long long* indptr, const VID* in
     } else {
         block_add((u64*)out, total);
     }
+}
+
+// The hub block of wedge_transitive, on its bitmap of two planes (A: bit 0 of the
+// states, B: bit 1). For arc v -> w of state vw, the triangles v -> w -> u add
+// d(vw) d(vu) d(wu) less the two cycles (transitive_triples): summed over u, d(vw)
+// times popc(Av & Aw) + popc(Av & Bw) + popc(Bv & Aw) + popc(Bv & Bw), less
+// [vw bit 0] popc(Aw & Bv) and [vw bit 1] popc(Bw & Av). Each u's part is a
+// triangle's triples, never negative, so every lane's partial sum is one too.
+__device__ __forceinline__ unsigned and_state_rows(const uint2* row_v, unsigned first_word,
+                                                   const uint2* row_w, unsigned q,
+                                                   unsigned words, unsigned step,
+                                                   unsigned vw) {
+    unsigned pairs = 0, cycles = 0;
+    for (; q < words; q += step) {
+        uint2 own = row_v[q - first_word], other = __ldg(row_w + q);
+        pairs += __popc(own.x & other.x) + __popc(own.x & other.y) + __popc(own.y & other.x) +
+                 __popc(own.y & other.y);
+        cycles += (vw & 1) * __popc(other.x & own.y) + (vw >> 1) * __popc(other.y & own.x);
+    }
+    return directions(vw) * pairs - cycles;
+}
+
+// hub_count's total for wedge_transitive: a block per bitmap row, the hub vertex's
+// row (both planes) in shared memory, a warp per long row of an out-neighbour and a
+// lane per short one.
+extern "C" __global__ void __launch_bounds__(256)
+    wedge_hub_transitive(const long long* indptr, const VID* indices, const long long* prefix,
+                         const long long* hub_prefix, const unsigned* __restrict__ bitmap,
+                         VID first_row, unsigned words, const unsigned char* states, u64* out) {
+    extern __shared__ uint2 hub_planes[];
+    VID v = first_row + (VID)blockIdx.x;
+    bool hub = prefix[v + 1] > prefix[v] && hub_prefix[v + 1] == hub_prefix[v];
+    if (!hub) return;
+    unsigned r = (unsigned)blockIdx.x, first_word = r >> 5, own = words - first_word;
+    const uint2* planes = (const uint2*)bitmap;
+    const uint2* row = planes + row_start(r, words);
+    for (unsigned q = threadIdx.x; q < own; q += blockDim.x) hub_planes[q] = row[q];
+    __syncthreads();
+    long long start = indptr[v], end = indptr[v + 1];
+    long long long_end = first_short_arc(indices, start, end, first_row, words);
+    unsigned lane = lane_id(), warps = blockDim.x >> 5;
+    u64 total = 0;
+    for (long long a = start + (threadIdx.x >> 5); a < long_end; a += warps) {
+        unsigned c = (unsigned)(indices[a] - first_row), w_word = c >> 5;
+        const uint2* row_w = planes + row_start(c, words) - w_word;
+        total += and_state_rows(hub_planes, first_word, row_w, w_word + lane, words, 32, states[a]);
+    }
+    for (long long a = long_end + threadIdx.x; a < end; a += blockDim.x) {
+        unsigned c = (unsigned)(indices[a] - first_row), w_word = c >> 5;
+        const uint2* row_w = planes + row_start(c, words) - w_word;
+        total += and_state_rows(hub_planes, first_word, row_w, w_word, words, 1, states[a]);
+    }
+    block_add(out, total);
 }
 
 #define HUB_ENTRY(name, PER_NODE)                                                           \

@@ -16,6 +16,7 @@ from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triang
 from graphs import cancelling_terms
 from nx_tricount.algorithms import count, merge, wedge, wedge_layout
 from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.metadata.catalog import PAIR_TRANSITIVITY
 from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import prepare_arcs, prepare_undirected
 
@@ -413,10 +414,12 @@ def test_networkx_counts_gpu_equal_cpu(algorithm):
         assert gpu == cpu
 
 
+@pytest.mark.parametrize("algorithm", PAIR_TRANSITIVITY)
 @pytest.mark.parametrize("orientation,ordering", PREPROCESSING + NEW_PREPROCESSING)
-def test_directed_transitivity_on_arc_pairs_equals_successor_lists(orientation, ordering):
-    # Merge counts transitive triples per triangle of the arc pairs
-    # (kernels/transitive.cu); the CPU engine's hash counts per arc of the
+def test_directed_transitivity_on_arc_pairs_equals_successor_lists(algorithm, orientation, ordering):
+    # Merge and wedge count transitive triples per triangle of the arc pairs
+    # (kernels/transitive.cu, kernels/wedge.cu: wedge_transitive, its bitmap rows
+    # under ascending-degree ids); the CPU engine's hash counts per arc of the
     # successor lists. R-MAT arcs, a third of them also reversed.
     import nx_tricount
 
@@ -428,10 +431,38 @@ def test_directed_transitivity_on_arc_pairs_equals_successor_lists(orientation, 
     )
     cupy = _cupy()
     D = nx_tricount.from_edges(cupy.asarray(src), cupy.asarray(dst), directed=True)
-    settings = dict(algorithm="merge", orientation=orientation, ordering=ordering, device="gpu")
+    settings = dict(algorithm=algorithm, orientation=orientation, ordering=ordering, device="gpu")
     assert nx.transitivity(D, **settings) == expected
     small = nx.gnp_random_graph(120, 0.08, seed=5, directed=True)
     assert nx.transitivity(small, backend="tricount", **settings) == nx.transitivity(small)
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [{}, {"hub_words": 0}, {"hub_words": 64}, {"bitmap_rows": 0}, {"bitmap_rows": 512}, {"spread": 1}],
+)
+def test_wedge_transitive_triples_equal_merge(parameters):
+    # The bitmap's two planes, the hub block's four ANDs and the searched wedges
+    # each count some of the triangles: every mix gives merge's count on the host.
+    import nx_tricount
+    from nx_tricount.algorithms import transitive
+    from nx_tricount.classes import preparation
+
+    cupy = _cupy()
+    src, dst = rmat_edges(13, seed=7)
+    back = np.random.default_rng(7).random(src.size) < 1 / 2
+    src, dst = np.concatenate([src, dst[back]]), np.concatenate([dst, src[back]])
+    host = nx_tricount.from_edges(src, dst, directed=True)
+    expected = transitive.count_cpu(preparation.directions_csr(host, "id", "degree", "cpu"), "merge")
+    G = nx_tricount.from_edges(cupy.asarray(src), cupy.asarray(dst), directed=True)
+    prepared = preparation.directions_csr(G, "id", "degree", "gpu")
+    assert transitive.count_gpu(prepared, "wedge", **parameters) == expected
+    if not parameters:  # the default counts the hubs by their rows
+        derived = prepared.derived
+        (hub_wedges,) = [
+            value[1] for key, value in derived.items() if isinstance(key, tuple) and key[0] == "wedge_hub"
+        ]
+        assert hub_wedges <= (1 - wedge.HUB_MIN_SHARE) * derived["wedge_count"]
 
 
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)

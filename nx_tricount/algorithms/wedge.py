@@ -38,6 +38,10 @@ __all__ = [
     "share_prefix",
     "cross_splits",
     "wedge_pair",
+    "first_wedge",
+    "next_wedge",
+    "find_position",
+    "fitted_spread",
     "SPREAD",
     "THREADS",
     "BITMAP_ROWS",
@@ -131,7 +135,7 @@ def wedge_pair(k, d):
 
 
 @njit(cache=True, inline="always")
-def _find(indices, lo, hi, x):
+def find_position(indices, lo, hi, x):
     """Position of ``x`` in the sorted ``indices[lo:hi]``, or -1."""
     while lo < hi:
         mid = (lo + hi) >> 1
@@ -146,7 +150,7 @@ def _find(indices, lo, hi, x):
 
 
 @njit(cache=True, inline="always")
-def _first_wedge(indptr, prefix, splits, k):
+def first_wedge(indptr, prefix, splits, k):
     """Base vertex, its out-degree and the pair ``(i, j)`` of global wedge ``k``:
     a binary search over the prefix sums (§3 step a), then the triangular mapping
     (or, with ``splits``, the rectangular one of a task graph's cross wedges)."""
@@ -160,7 +164,7 @@ def _first_wedge(indptr, prefix, splits, k):
 
 
 @njit(cache=True, inline="always")
-def _next_wedge(indptr, prefix, splits, v, d, i, j):
+def next_wedge(indptr, prefix, splits, v, d, i, j):
     """The wedge after ``(v; i, j)`` without searching (§5.2): the next ``j``, else
     the next row ``i``, else the next vertex that has a wedge."""
     j += 1
@@ -186,22 +190,22 @@ def _total(indptr, indices, prefix, splits, spread, both_directions):
     for t in prange(tasks):
         k = t * spread
         k_end = min(k + spread, wedges)
-        v, d, i, j = _first_wedge(indptr, prefix, splits, k)
+        v, d, i, j = first_wedge(indptr, prefix, splits, k)
         found = 0
         while True:
             base = indptr[v]
             w = indices[base + i]
             u = indices[base + j]
-            if _find(indices, indptr[w], indptr[w + 1], u) >= 0:
+            if find_position(indices, indptr[w], indptr[w + 1], u) >= 0:
                 found += 1
             # Acyclic orientations have at most one of the two closing arcs; the
             # arcs of a directed graph may have both, and both count.
-            if both_directions and _find(indices, indptr[u], indptr[u + 1], w) >= 0:
+            if both_directions and find_position(indices, indptr[u], indptr[u + 1], w) >= 0:
                 found += 1
             k += 1
             if k == k_end:
                 break
-            v, d, i, j = _next_wedge(indptr, prefix, splits, v, d, i, j)
+            v, d, i, j = next_wedge(indptr, prefix, splits, v, d, i, j)
         total += found
     return total
 
@@ -215,14 +219,14 @@ def _accumulate(indptr, indices, prefix, splits, spread, both_directions, values
         row = out[numba.get_thread_id()]
         k = t * spread
         k_end = min(k + spread, wedges)
-        v, d, i, j = _first_wedge(indptr, prefix, splits, k)
+        v, d, i, j = first_wedge(indptr, prefix, splits, k)
         while True:
             base = indptr[v]
             w = indices[base + i]
             u = indices[base + j]
-            closing = _find(indices, indptr[w], indptr[w + 1], u)
+            closing = find_position(indices, indptr[w], indptr[w + 1], u)
             if closing < 0 and both_directions:
-                closing = _find(indices, indptr[u], indptr[u + 1], w)
+                closing = find_position(indices, indptr[u], indptr[u + 1], w)
             if closing >= 0:
                 if weighted:
                     x = values[base + i] * values[base + j] * values[closing]
@@ -240,7 +244,7 @@ def _accumulate(indptr, indices, prefix, splits, spread, both_directions, values
             k += 1
             if k == k_end:
                 break
-            v, d, i, j = _next_wedge(indptr, prefix, splits, v, d, i, j)
+            v, d, i, j = next_wedge(indptr, prefix, splits, v, d, i, j)
 
 
 def _prefix(prepared):
@@ -261,6 +265,16 @@ def share_prefix(prefix, vertices):
     share's wedges; NumPy or CuPy (no transfer)."""
     first, end = vertices
     return prefix.clip(prefix[first], prefix[end]) - prefix[first]
+
+
+def fitted_spread(kernel, wedges, threads, slot_bytes):
+    """:data:`SPREAD`, or fewer wedges per thread where it would not give every
+    thread the GPU holds at once (its multiprocessors x resident blocks of
+    ``kernel``) :data:`FILL` rounds of work; ``slot_bytes``: shared memory a wedge."""
+    from ..gpu import runtime
+
+    resident = runtime.resident_blocks(kernel, SPREAD * slot_bytes, threads) * threads
+    return int(min(SPREAD, max(1, -(-wedges // (FILL * resident)))))
 
 
 def count_cpu(prepared, mode, vertices=None):
@@ -377,10 +391,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     name = "wedge_cross" if p.task_blocks is not None else "wedge"
     count = runtime.function("wedge.cu", runtime.entry(name, mode, weighted), **kernel_types)
     if chosen_spread is None:
-        # Fewer wedges per thread where SPREAD would not give every thread the GPU
-        # holds at once (its multiprocessors x resident blocks) FILL rounds of work.
-        resident = runtime.resident_blocks(count, SPREAD * slot_bytes, threads) * threads
-        spread = int(min(SPREAD, max(1, -(-wedges // (FILL * resident)))))
+        spread = fitted_spread(count, wedges, threads, slot_bytes)
     shared = spread * slot_bytes
     bitmap = count_bitmap(p, layout, kernel_types, vertices)
     # A share's wedges start at its own arcs alone, which its credit reads.

@@ -136,6 +136,11 @@ ALGORITHMS = {
     )
 }
 
+#: The algorithms that count a directed graph's transitivity once per triangle of
+#: its arc pairs (``algorithms/transitive.py``); the others count it per arc of its
+#: successor lists.
+PAIR_TRANSITIVITY = ("merge", "wedge")
+
 #: Orientation -> what it does (acyclic: every triangle is found once).
 ORIENTATIONS = {
     "id": "from the smaller id to the larger",

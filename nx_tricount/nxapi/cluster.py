@@ -148,8 +148,8 @@ def transitivity(G, *, algorithm=None, orientation=None, ordering=None, device=N
     """``3 * triangles / triads`` from the plan's totals
     (:func:`~nx_tricount.quantities.per_vertex.transitivity_sums`); a directed
     graph's transitive triples ``v->w, v->u, w->u`` over ordered successor pairs
-    (with merge once per triangle of the arc pairs, with the other algorithms per
-    arc of the successor lists)."""
+    (with merge and wedge once per triangle of the arc pairs, with the other
+    algorithms per arc of the successor lists)."""
     G = as_trigraph(G, ("multigraph",))
     if G.n == 0:
         return 0

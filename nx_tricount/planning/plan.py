@@ -254,8 +254,10 @@ def make_plan(
        reading their parts from host memory.
     3. **Algorithm.** ``"auto"`` is ``hash`` on the CPU engine. On the GPU: a
        graph counted in parts from host memory takes ``wedge``; a directed
-       unweighted count takes ``merge`` (it alone counts directed
-       transitivity per triangle of the arc pairs); below ``GPU_LOOK_ROWS`` edge
+       unweighted count other than a whole transitivity takes ``merge``; a
+       directed transitivity counted whole, on its arc pairs (merge and wedge
+       count it per triangle of the pairs), follows the undirected rule. Below
+       ``GPU_LOOK_ROWS`` edge
        rows, ``merge`` without a look at the degrees; from there the mean
        endpoint degree ``sum(d²) / sum(d)`` (estimated from 1,024 endpoints, the
        one statistic that costs a launch, read only then) decides: at least
@@ -383,7 +385,7 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
     simple_unweighted = not weighted and not statistics.directed
     chosen = settings["algorithm"]
     if chosen == "auto":
-        chosen, reason = choose_algorithm(statistics, chosen_device, spread, weighted)
+        chosen, reason = choose_algorithm(statistics, chosen_device, spread, weighted, total)
         reasons.append(reason)
     designed = ALGORITHMS[chosen]
     orientation = settings["orientation"]

@@ -76,10 +76,11 @@ def choose_device(requested, statistics, total):
     return resolved, f"device auto -> {resolved}"
 
 
-def choose_algorithm(statistics, device, spread, weighted):
+def choose_algorithm(statistics, device, spread, weighted, total=False):
     """``(algorithm, reason)`` of ``algorithm="auto"`` on ``device``, for a count
-    spread as ``spread`` (:func:`~.spread.decide`); ``weighted`` is
-    :func:`~.plan.make_plan`'s."""
+    spread as ``spread`` (:func:`~.spread.decide`); ``weighted`` and ``total`` are
+    :func:`~.plan.make_plan`'s. A directed transitivity counted whole on the GPU
+    follows the undirected rule: merge and wedge both count it on the arc pairs."""
     if spread.preparation_device != device:
         return "wedge", (
             "algorithm auto -> wedge: the graph is counted in parts from host memory, "
@@ -87,7 +88,8 @@ def choose_algorithm(statistics, device, spread, weighted):
             "its densest up in a bitmap; merge took a third longer on R-MAT 27 "
             "(docs/benchmarks.md, 'Beyond one GPU')"
         )
-    if device == "gpu" and statistics.directed and not weighted:
+    pairs = total and spread.executor == "whole"
+    if device == "gpu" and statistics.directed and not weighted and not pairs:
         return "merge", (
             "algorithm auto -> merge: merge counts a directed graph's transitive "
             "triples once per triangle of its arc pairs, oriented as an undirected "
@@ -109,7 +111,8 @@ def choose_algorithm(statistics, device, spread, weighted):
         def endpoint_degree():
             if on_host:
                 return statistics.mean_endpoint_degree("cpu")
-            whole = not weighted and not spread.prepared_in_passes
+            # A directed count starts from its arc pairs instead.
+            whole = not weighted and not spread.prepared_in_passes and not statistics.directed
             return statistics.mean_endpoint_degree(device, then_simple_graph=whole)
 
         return gpu_auto_algorithm(statistics.rows, endpoint_degree, weighted)

@@ -11,6 +11,7 @@ from ..algorithms import coefficients
 from ..classes import preparation
 from ..execution.execute import run
 from ..gpu.device import module_of
+from ..metadata.catalog import PAIR_TRANSITIVITY
 from ..preprocess.ops import ops_for
 from .oriented import whole_oriented
 
@@ -123,20 +124,25 @@ def transitivity_sums(G, plan):
 
     Undirected: six times the triangles over ``sum deg (deg - 1)``. Directed, as
     NetworkX counts on successor sets: the transitive triples ``v->w, v->u,
-    w->u`` over the ordered pairs of successors, ``sum d+ (d+ - 1)``. Merge counts
-    them once per triangle of the arc pairs (:mod:`~nx_tricount.algorithms.transitive`),
-    the other algorithms once per arc of the successor lists.
+    w->u`` over the ordered pairs of successors, ``sum d+ (d+ - 1)``. Merge and
+    wedge count them once per triangle of the arc pairs
+    (:mod:`~nx_tricount.algorithms.transitive`), the other algorithms once per arc
+    of the successor lists.
 
     The plan's hashed pipeline prepares the CSR in one launch that also sums
     ``sum deg (deg - 1)`` and, with ``merge_total="fused"``, counts the
     triangles: both are read from that launch's result.
     """
-    if G.directed and plan.algorithm == "merge" and plan.spread.executor == "whole":
+    if G.directed and plan.algorithm in PAIR_TRANSITIVITY and plan.spread.executor == "whole":
         from ..algorithms import transitive  # numba and CuPy load with the first count
 
         prepared = preparation.directions_csr(G, plan.orientation, plan.ordering, plan.device)
-        count_closed = transitive.count_gpu if plan.device == "gpu" else transitive.count_cpu
-        closed = count_closed(prepared)
+        if plan.device == "gpu":
+            # Wedge's kernel parameters hold; merge's total layout is of the undirected count.
+            parameters = dict(plan.parameters) if plan.algorithm == "wedge" else {}
+            closed = transitive.count_gpu(prepared, plan.algorithm, **parameters)
+        else:
+            closed = transitive.count_cpu(prepared, plan.algorithm)
         degree = _out_degrees(prepared)
     elif G.directed:
         prepared = preparation.successor_csr(G, plan.preparation_device)

@@ -34,9 +34,12 @@
 // closing arc's position.
 #include "common.cu"
 
-// The wedge count's own mode beside common.cu's four: a directed graph's transitive
-// triples, one total.
+// The wedge count's own modes beside common.cu's four: a directed graph's transitive
+// triples, one total; and per node with small arc values (1 to 3: a directed graph's
+// pair counts), each triangle adding the product of its three values where a plain
+// count adds 1, to the same 32-bit arc counters (the caller keeps 27 n below 2^32).
 #define MODE_TRANSITIVE 4
+#define MODE_PER_NODE_VALUES 5
 
 #ifndef EID
 #define EID long long  // arc position in shared memory: unsigned int when m < 2^32
@@ -100,7 +103,8 @@ __device__ __forceinline__ bool bit_set(const unsigned* __restrict__ bitmap, uns
 }
 
 // The state of pair (row, col) in a bitmap of two planes, word by word (a uint2 per
-// word of row_start's layout: bit 0 of the states, then bit 1); 0 for no pair.
+// word of row_start's layout: bit 0 of the states or small values, then bit 1); 0
+// for no pair.
 __device__ __forceinline__ unsigned state_bits(const unsigned* __restrict__ bitmap,
                                                unsigned words, unsigned row, unsigned col) {
     uint2 cell = ((const uint2*)bitmap)[row_start(row, words) + (col >> 5) - (row >> 5)];
@@ -236,6 +240,19 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                     closing_state = closing >= 0 ? states[closing] : 0;
                 }
                 hit = wedge_triples(along, across, closing_state, reversed);
+            } else if (MODE == MODE_PER_NODE_VALUES) {
+                unsigned closing_value = 0;
+                if (w >= first_row) {
+                    closing_value = state_bits(bitmap, words, (unsigned)(w - first_row),
+                                               (unsigned)(u - first_row));
+                } else {
+                    closing = find(indices, (EID)indptr[w], (EID)indptr[w + 1], u);
+                    if (closing < 0 && both) {
+                        closing = find(indices, (EID)indptr[u], (EID)indptr[u + 1], w);
+                    }
+                    closing_value = closing >= 0 ? (unsigned)values[closing] : 0;
+                }
+                hit = (unsigned)(values[pi] * values[pj]) * closing_value;
             } else if (w >= first_row && (!CROSS || u >= first_col)) {
                 // Without CROSS, u > w: w >= first_row puts u in the bitmap too.
                 hit = CROSS ? cross_bit_set(bitmap, words, (unsigned)(w - first_row),
@@ -249,7 +266,7 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                 closing = find(indices, (EID)indptr[w], (EID)indptr[w + 1], u);
                 hit = closing >= 0;
             }
-            if (both && MODE != MODE_TRANSITIVE) {
+            if (both && MODE != MODE_TRANSITIVE && MODE != MODE_PER_NODE_VALUES) {
                 // Acyclic orientations close a wedge one way at most; the arcs of
                 // a directed graph may close it both ways, and the total counts both.
                 if (MODE == MODE_TOTAL) {
@@ -262,10 +279,10 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
         }
         if (MODE == MODE_TOTAL || MODE == MODE_TRANSITIVE) {
             found += hit;
-        } else if (MODE == MODE_PER_NODE) {
+        } else if (MODE == MODE_PER_NODE || MODE == MODE_PER_NODE_VALUES) {
             // The triangle counts on its arcs v -> u here (consecutive lanes hold
             // consecutive arcs of one row: coalesced) and v -> w in phase 3.
-            if (hit) atomicAdd(arc_hits + pj, 1u);
+            if (hit) atomicAdd(arc_hits + pj, hit);
             if (slot < chunk_wedges) slots[slot].to_u = hit;
         } else if (MODE == MODE_PER_EDGE) {
             if (hit) {
@@ -281,7 +298,7 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
         }
     }
     if (MODE == MODE_TOTAL || MODE == MODE_TRANSITIVE) block_add((u64*)out, found);
-    if (MODE == MODE_PER_NODE) {
+    if (MODE == MODE_PER_NODE || MODE == MODE_PER_NODE_VALUES) {
         __syncthreads();
         credit_rows(slots + first, count, arc_hits);
     } else if (MODE == MODE_PER_EDGE) {
@@ -313,6 +330,7 @@ WEDGE_ENTRY(wedge_cross_total, MODE_TOTAL, true, 8)
 WEDGE_ENTRY(wedge_cross_per_node, MODE_PER_NODE, true, 6)
 WEDGE_ENTRY(wedge_cross_per_edge, MODE_PER_EDGE, true, 8)
 WEDGE_ENTRY(wedge_cross_weighted, MODE_WEIGHTED, true, 8)
+WEDGE_ENTRY(wedge_per_node_values, MODE_PER_NODE_VALUES, false, 6)
 
 // A directed graph's transitive triples on its oriented arc pairs (`states`, one
 // byte an arc), added to total[0]; `bitmap` of two planes (wedge_state_bitmap).
@@ -405,20 +423,35 @@ extern "C" __global__ void wedge_bitmap(const VID* indices, const VID* rows, lon
     atomicOr(bitmap + row_start(row, words) + (col >> 5) - (row >> 5), 1u << (col & 31));
 }
 
-// wedge_bitmap for wedge_transitive: each arc's state in the two planes of its
-// word (state_bits).
-extern "C" __global__ void wedge_state_bitmap(const VID* indices, const VID* rows,
-                                              const unsigned char* states, long long first_arc,
-                                              long long m, long long first_row, long long words,
-                                              unsigned* bitmap) {
+// wedge_bitmap of two planes (state_bits): each arc's state, or small value, in
+// the two planes of its word.
+template <typename Value>
+__device__ __forceinline__ void plane_bitmap(const VID* indices, const VID* rows,
+                                             const Value* values, long long first_arc,
+                                             long long m, long long first_row, long long words,
+                                             unsigned* bitmap) {
     long long p = first_arc + global_thread();
     if (p >= m) return;
     unsigned row = (unsigned)(rows[p] - first_row);
     unsigned col = (unsigned)(indices[p] - first_row);
     unsigned* cell = bitmap + 2 * (row_start(row, words) + (col >> 5) - (row >> 5));
-    unsigned state = states[p], bit = 1u << (col & 31);
-    if (state & 1) atomicOr(cell, bit);
-    if (state & 2) atomicOr(cell + 1, bit);
+    unsigned value = (unsigned)values[p], bit = 1u << (col & 31);
+    if (value & 1) atomicOr(cell, bit);
+    if (value & 2) atomicOr(cell + 1, bit);
+}
+
+extern "C" __global__ void wedge_state_bitmap(const VID* indices, const VID* rows,
+                                              const unsigned char* states, long long first_arc,
+                                              long long m, long long first_row, long long words,
+                                              unsigned* bitmap) {
+    plane_bitmap(indices, rows, states, first_arc, m, first_row, words, bitmap);
+}
+
+extern "C" __global__ void wedge_value_bitmap(const VID* indices, const VID* rows,
+                                              const WEIGHT* values, long long first_arc,
+                                              long long m, long long first_row, long long words,
+                                              unsigned* bitmap) {
+    plane_bitmap(indices, rows, values, first_arc, m, first_row, words, bitmap);
 }
 
 // The hub block (totals, unweighted per node): a vertex v of the bitmap whose wedges

@@ -465,6 +465,29 @@ def test_wedge_transitive_triples_equal_merge(parameters):
         assert hub_wedges <= (1 - wedge.HUB_MIN_SHARE) * derived["wedge_count"]
 
 
+@pytest.mark.parametrize("parameters", [{}, {"bitmap_rows": 0}, {"bitmap_rows": 512}, {"spread": 1}])
+def test_wedge_small_values_equal_host(parameters):
+    # A directed graph's pair counts (1 or 2) go to the per-node arc counters, the
+    # closing pairs' from the bitmap's two planes or by search: the host's sums.
+    import nx_tricount
+    from nx_tricount.classes import preparation
+
+    cupy = _cupy()
+    src, dst = rmat_edges(13, seed=9)
+    back = np.random.default_rng(9).random(src.size) < 1 / 2
+    src, dst = np.concatenate([src, dst[back]]), np.concatenate([dst, src[back]])
+    host = preparation.directed_pairs_csr(
+        nx_tricount.from_edges(src, dst, directed=True), "id", "degree", "cpu"
+    )
+    expected = count(host.prepared, "merge", "per_node").per_node
+    G = nx_tricount.from_edges(cupy.asarray(src), cupy.asarray(dst), directed=True)
+    prepared = preparation.directed_pairs_csr(G, "id", "degree", "gpu").prepared
+    assert prepared.derived[wedge.SMALL_VALUES]
+    got = count(prepared, "wedge", "per_node", "gpu", parameters).per_node
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(_host(got), expected)
+
+
 @pytest.mark.parametrize("algorithm", GPU_ALGORITHMS)
 def test_networkx_clustering_gpu_equals_cpu(algorithm):
     G, D = _graphs_for_functions()

@@ -133,11 +133,10 @@ def _wedge_gpu(p, out, spread=None, bitmap_rows=None, hub_words=None):
     """Add the transitive triples of ``p``'s wedges to ``out[0]``: the wedge layout,
     bitmap rows and hub block of :mod:`.wedge`, the bitmap's two planes holding the
     states' two bits (``kernels/wedge.cu``, ``wedge_transitive``)."""
-    import cupy
 
     from ..gpu import runtime
     from . import wedge
-    from .wedge_layout import HUB_THREADS, gpu_hub_prefix, gpu_layout, triangle_words
+    from .wedge_layout import HUB_THREADS, count_bitmap, gpu_hub_prefix, gpu_layout, triangle_words
 
     eid = np.uint32 if p.m < 2**32 else np.int64
     kernel_types = dict(vid=p.indices.dtype, weight=np.float64, eid=eid)
@@ -148,13 +147,8 @@ def _wedge_gpu(p, out, spread=None, bitmap_rows=None, hub_words=None):
         "the wedge and hub prefix sums and the bitmap's two planes",
     )
     prefix, wedges, layout = gpu_layout(p, largest, kernel_types)
-    bitmap = cupy.zeros(2 * layout.size, dtype=np.uint32)
+    bitmap = count_bitmap(p, layout, kernel_types, None, planes=True)
     vid = p.indices.dtype.type
-    if layout.rows:
-        build = runtime.function("wedge.cu", "wedge_state_bitmap", **kernel_types)
-        args = (p.indices, p.rows, p.values, np.int64(layout.first_arc), np.int64(p.m))
-        args += (np.int64(layout.first_row), np.int64(layout.words), bitmap)
-        runtime.launch(build, p.m - layout.first_arc, args)
     if layout.rows and hub_words > 0:
         hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, False, kernel_types)
         # As wedge's total: the hub block only where it takes enough wedges off.

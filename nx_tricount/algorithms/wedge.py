@@ -28,6 +28,7 @@ from .wedge_layout import (
     gpu_share_prefix,
     rectangle_bytes,
     share_arcs,
+    share_prefix,
     triangle_words,
 )
 
@@ -35,7 +36,6 @@ __all__ = [
     "count_cpu",
     "count_gpu",
     "wedge_prefix",
-    "share_prefix",
     "cross_splits",
     "wedge_pair",
     "first_wedge",
@@ -48,6 +48,7 @@ __all__ = [
     "BITMAP_MIN_DEGREE",
     "HUB_WORDS",
     "HUB_NODE_WORDS",
+    "SMALL_VALUES",
 ]
 
 #: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`. Odd, so that the
@@ -88,6 +89,12 @@ FILL = 4
 #: ``THREADS * SPREAD`` wedges between two barriers (measured: docs/algorithms.md,
 #: 'wedge: spread, fill and threads').
 THREADS = 128
+
+#: The key of ``Prepared.derived`` that says its arc values are all 1, 2 or 3 (a
+#: directed graph's pair counts): a per-node count then adds each triangle's product
+#: to the plain count's arc counters, its closing values read from a bitmap of two
+#: planes (docs/algorithms.md, "wedge: small arc values").
+SMALL_VALUES = "small_values"
 
 #: Wedges per CPU task: enough to amortise the base-vertex search, small enough
 #: to balance 2..64 threads on graphs with a few hundred thousand wedges.
@@ -258,15 +265,6 @@ def _prefix(prepared):
     return derived["wedge_prefix"], derived["wedge_splits"]
 
 
-def share_prefix(prefix, vertices):
-    """The wedge prefix sums of the base vertices ``vertices`` alone (a share
-    ``(first, end)``, :mod:`.shares`): ``prefix`` held flat before ``first`` and
-    from ``end`` on, from 0. The wedge kernels, unchanged, then number only the
-    share's wedges; NumPy or CuPy (no transfer)."""
-    first, end = vertices
-    return prefix.clip(prefix[first], prefix[end]) - prefix[first]
-
-
 def fitted_spread(kernel, wedges, threads, slot_bytes):
     """:data:`SPREAD`, or fewer wedges per thread where it would not give every
     thread the GPU holds at once (its multiprocessors x resident blocks of
@@ -350,8 +348,10 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     if not 0 <= largest_bitmap <= 2**17:  # the kernel indexes the bitmap in 32 bits
         raise ValueError(f"bitmap_rows must be between 0 and {2**17}, got {largest_bitmap}")
     # Per node, each arc counts its triangles as a base arc (kernels/wedge.cu,
-    # wedge_arc_credit) in 32 bits.
-    arc_credit = mode == "per_node" and p.values is None
+    # wedge_arc_credit) in 32 bits; so do small arc values (1 to 3), their products.
+    small_values = mode == "per_node" and p.derived.get(SMALL_VALUES, False) and 27 * p.n < 2**32
+    small_values = small_values and p.task_blocks is None
+    arc_credit = mode == "per_node" and (p.values is None or small_values)
     if hub_words is None:
         hub_words = HUB_NODE_WORDS if arc_credit else HUB_WORDS
     hub_words = int(hub_words)
@@ -363,7 +363,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     hub = hub and p.task_blocks is None
     prefix_bytes += 16 * (p.n + 1) if hub else 0  # the hub's pairs and prefix sums
     if p.task_blocks is None:
-        largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n))
+        largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n)) * (2 if small_values else 1)
     else:
         largest_bytes = rectangle_bytes(*cross_sides(p, largest_bitmap))
     runtime.check_memory(
@@ -389,11 +389,12 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         hub = False
     # A task graph's cross wedges only (kernels/wedge.cu): the others cannot close.
     name = "wedge_cross" if p.task_blocks is not None else "wedge"
-    count = runtime.function("wedge.cu", runtime.entry(name, mode, weighted), **kernel_types)
+    entry = "wedge_per_node_values" if small_values else runtime.entry(name, mode, weighted)
+    count = runtime.function("wedge.cu", entry, **kernel_types)
     if chosen_spread is None:
         spread = fitted_spread(count, wedges, threads, slot_bytes)
     shared = spread * slot_bytes
-    bitmap = count_bitmap(p, layout, kernel_types, vertices)
+    bitmap = count_bitmap(p, layout, kernel_types, vertices, planes=small_values)
     # A share's wedges start at its own arcs alone, which its credit reads.
     first_arc, end_arc = (0, p.m) if vertices is None or not arc_credit else share_arcs(p, vertices)
     if arc_credit:
@@ -434,7 +435,11 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     if arc_credit:
         credit = runtime.function("wedge.cu", "wedge_arc_credit", **kernel_types)
         arcs, size = slice(first_arc, end_arc), end_arc - first_arc
-        args = (p.indices[arcs], p.rows[arcs], arc_hits[arcs], np.int64(size), vid.type(p.n), out)
+        # Small values: the sums into the pairs' first row, their compensations 0.
+        sums = out[: p.n] if small_values else out
+        args = (p.indices[arcs], p.rows[arcs], arc_hits[arcs], np.int64(size), vid.type(p.n), sums)
         runtime.launch(credit, size, args, grid=runtime.resident_blocks(credit, 0))
-        out >>= 1
+        sums >>= 1
+        if small_values:
+            return gpu_count.finish(out, mode).reshape(2, p.n)
     return gpu_count.finish(out, mode, weighted)

@@ -21,6 +21,7 @@ __all__ = [
     "gpu_hub_prefix",
     "count_hub",
     "gpu_share_prefix",
+    "share_prefix",
     "count_bitmap",
     "share_arcs",
 ]
@@ -258,6 +259,15 @@ def count_hub(prepared, layout, prefix, hub_prefix, bitmap, out, per_node, kerne
     runtime.launch(kernel, layout.rows * HUB_THREADS, args, threads=HUB_THREADS, shared_mem=shared)
 
 
+def share_prefix(prefix, vertices):
+    """The wedge prefix sums of the base vertices ``vertices`` alone (a share
+    ``(first, end)``, :mod:`.shares`): ``prefix`` held flat before ``first`` and
+    from ``end`` on, from 0. The wedge kernels, unchanged, then number only the
+    share's wedges; NumPy or CuPy (no transfer)."""
+    first, end = vertices
+    return prefix.clip(prefix[first], prefix[end]) - prefix[first]
+
+
 def gpu_share_prefix(prefix, vertices, kernel_types):
     """``(prefix, wedges)`` of a share ``(first, end)`` of base vertices
     (:mod:`.shares`) on the GPU: ``prefix`` held flat before ``first`` and from
@@ -279,19 +289,29 @@ def gpu_share_prefix(prefix, vertices, kernel_types):
     return shared, high - low
 
 
-def count_bitmap(p, layout, kernel_types, vertices):
+def count_bitmap(p, layout, kernel_types, vertices, planes=False):
     """The bitmap of ``layout`` on the GPU, built once per count: a share's is
     kept in the graph's share scratch (:func:`.shares.share_scratch`) for the
-    count's other shares."""
+    count's other shares. With ``planes``, two planes holding bit 0 and bit 1 of
+    each arc's value: a state (uint8, ``wedge_state_bitmap``) or a small value
+    (``wedge_value_bitmap``)."""
     import cupy
 
+    from ..gpu import runtime
+
     scratch = {} if vertices is None else share_scratch(p)
-    bitmap = scratch.get(layout)
+    bitmap = scratch.get((layout, planes))
     if bitmap is None:
-        bitmap = cupy.zeros(layout.size, dtype=np.uint32)
-        if layout.rows:
+        bitmap = cupy.zeros(layout.size * (2 if planes else 1), dtype=np.uint32)
+        if layout.rows and planes:
+            name = "wedge_state_bitmap" if p.values.dtype == np.uint8 else "wedge_value_bitmap"
+            build = runtime.function("wedge.cu", name, **kernel_types)
+            args = (p.indices, p.rows, p.values, np.int64(layout.first_arc), np.int64(p.m))
+            args += (np.int64(layout.first_row), np.int64(layout.words), bitmap)
+            runtime.launch(build, p.m - layout.first_arc, args)
+        elif layout.rows:
             build_bitmap(p, layout, bitmap, kernel_types)
-        scratch[layout] = bitmap
+        scratch[(layout, planes)] = bitmap
     return bitmap
 
 

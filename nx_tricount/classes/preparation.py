@@ -407,6 +407,10 @@ def directed_pairs_csr(G, orientation, ordering, device, weight=None):
         pairs = preprocess.directed_pairs(src, dst, G.n, values)
         simple = preprocess.simple_graph(pairs.lo, pairs.hi, G.n, values=pairs.b, unique=True)
         prepared = preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
+        if weight is None:
+            from ..algorithms.wedge import SMALL_VALUES  # numba loads with the first count
+
+            prepared.derived[SMALL_VALUES] = True  # each pair's arcs: 1 or 2
         return DirectedPairs(prepared, pairs.total_degree, pairs.reciprocal_degree, max_weight)
 
     return G.cached(("pairs", orientation, ordering, device, weight), build)

@@ -50,8 +50,9 @@ def _plan(G, algorithm, orientation, ordering, device):
 
 def _clustering_plan(G, weight, settings):
     """The plan of a clustering count: weighted and directed ones sum arc values
-    (directed: its arc pairs')."""
-    return make_plan(G, weighted=weight is not None or G.directed, **settings)
+    (directed: its arc pairs', without weights the pair counts 1 or 2)."""
+    small_values = G.directed and weight is None  # each pair's arcs, 1 or 2
+    return make_plan(G, weighted=weight is not None or G.directed, small_values=small_values, **settings)
 
 
 def _selected(G, nodes):

@@ -183,6 +183,7 @@ def make_plan(
     ordering=None,
     device=None,
     weighted=False,
+    small_values=False,
     total=False,
     partitions=_CONFIGURED,
     partitioning=_CONFIGURED,
@@ -207,6 +208,10 @@ def make_plan(
         The count sums a product of arc values per triangle at each vertex
         (clustering with ``weight``, and every clustering of a directed graph,
         whose arc pairs carry values).
+    small_values : bool, optional
+        With ``weighted``: the arc values are a directed graph's pair counts (1 or
+        2, unweighted directed clustering), which wedge adds in its plain per-node
+        counters.
     total : bool, optional
         The count is one total (transitivity).
     partitions, partitioning, memory_limit, regime, devices, distributed, progress : optional
@@ -261,8 +266,8 @@ def make_plan(
        rows, ``merge`` without a look at the degrees; from there the mean
        endpoint degree ``sum(d²) / sum(d)`` (estimated from 1,024 endpoints, the
        one statistic that costs a launch, read only then) decides: at least
-       ``GPU_WEDGE_SKEW`` takes ``wedge`` (``hash`` for sums of arc values),
-       below it ``merge``.
+       ``GPU_WEDGE_SKEW`` takes ``wedge`` (``hash`` for sums of arc values
+       other than ``small_values``), below it ``merge``.
     4. **Orientation and ordering.** ``"auto"`` is what the algorithm is
        designed for (:data:`~nx_tricount.metadata.catalog.ALGORITHMS`), but a
        directed total (transitivity) of ``merge`` on the GPU is ordered by
@@ -311,6 +316,7 @@ def make_plan(
         ordering=ordering,
         device=device,
         weighted=weighted,
+        small_values=small_values,
         total=total,
         partitions=partitions,
         partitioning=partitioning,
@@ -322,10 +328,10 @@ def make_plan(
     )
 
 
-def plan_for(statistics, *, weighted=False, total=False, **given):
+def plan_for(statistics, *, weighted=False, small_values=False, total=False, **given):
     """:func:`make_plan` of a graph of ``statistics``
     (:class:`~nx_tricount.classes.preparation.Statistics`), with its keywords:
-    ``weighted``, ``total`` and the settings (``algorithm``, ``orientation``,
+    ``weighted``, ``small_values``, ``total`` and the settings (``algorithm``, ``orientation``,
     ``ordering``, ``device`` and the scale-out ones), each unset or
     :data:`_CONFIGURED` taken from the configuration.
 
@@ -351,7 +357,9 @@ def plan_for(statistics, *, weighted=False, total=False, **given):
     shareable = passable and not statistics.resident
     free = free_memory if chosen_device == "gpu" else None
     spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable, passable)
-    plan = _plan_of(statistics, config, settings, chosen_device, [reason], spread, weighted, total)
+    plan = _plan_of(
+        statistics, config, settings, chosen_device, [reason], spread, weighted, small_values, total
+    )
     if not in_passes(plan.spread, plan.orientation, plan.ordering):
         why = (
             f"the whole graph does not fit the GPU, and {plan.orientation} orientation with "
@@ -360,7 +368,9 @@ def plan_for(statistics, *, weighted=False, total=False, **given):
         )
         spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable)
         reasons = [reason, f"not prepared in passes: {why}"]
-        plan = _plan_of(statistics, config, settings, chosen_device, reasons, spread, weighted, total)
+        plan = _plan_of(
+            statistics, config, settings, chosen_device, reasons, spread, weighted, small_values, total
+        )
     if plan.spread.needs_together and not plan.spread.prepared_together:
         # Replicated only if prepared together, which the plan's preprocessing
         # does not allow: the 2D partition, or the configured regime's error.
@@ -374,18 +384,20 @@ def plan_for(statistics, *, weighted=False, total=False, **given):
             raise ValueError(f"tricount regime='replicated': {why}; set regime='partitioned' or 'auto'")
         spread = decide(statistics.rows, statistics.n, chosen_device, scale, free)
         reasons = [reason, f"regime partitioned: {why}"]
-        plan = _plan_of(statistics, config, settings, chosen_device, reasons, spread, weighted, total)
+        plan = _plan_of(
+            statistics, config, settings, chosen_device, reasons, spread, weighted, small_values, total
+        )
     logger.debug("tricount plan: %s", plan)
     return plan
 
 
-def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weighted, total):
+def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weighted, small_values, total):
     """The :class:`Plan` on ``spread``: the rules after the spread, in order
     (:func:`make_plan`, steps 3 to 9)."""
     simple_unweighted = not weighted and not statistics.directed
     chosen = settings["algorithm"]
     if chosen == "auto":
-        chosen, reason = choose_algorithm(statistics, chosen_device, spread, weighted, total)
+        chosen, reason = choose_algorithm(statistics, chosen_device, spread, weighted, total, small_values)
         reasons.append(reason)
     designed = ALGORITHMS[chosen]
     orientation = settings["orientation"]

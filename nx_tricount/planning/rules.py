@@ -76,11 +76,13 @@ def choose_device(requested, statistics, total):
     return resolved, f"device auto -> {resolved}"
 
 
-def choose_algorithm(statistics, device, spread, weighted, total=False):
+def choose_algorithm(statistics, device, spread, weighted, total=False, small_values=False):
     """``(algorithm, reason)`` of ``algorithm="auto"`` on ``device``, for a count
-    spread as ``spread`` (:func:`~.spread.decide`); ``weighted`` and ``total`` are
-    :func:`~.plan.make_plan`'s. A directed transitivity counted whole on the GPU
-    follows the undirected rule: merge and wedge both count it on the arc pairs."""
+    spread as ``spread`` (:func:`~.spread.decide`); ``weighted``, ``total`` and
+    ``small_values`` are :func:`~.plan.make_plan`'s. A directed transitivity
+    counted whole on the GPU follows the undirected rule: merge and wedge both
+    count it on the arc pairs; so do sums of small values (a directed graph's pair
+    counts), which wedge adds in its plain per-node counters."""
     if spread.preparation_device != device:
         return "wedge", (
             "algorithm auto -> wedge: the graph is counted in parts from host memory, "
@@ -115,7 +117,7 @@ def choose_algorithm(statistics, device, spread, weighted, total=False):
             whole = not weighted and not spread.prepared_in_passes and not statistics.directed
             return statistics.mean_endpoint_degree(device, then_simple_graph=whole)
 
-        return gpu_auto_algorithm(statistics.rows, endpoint_degree, weighted)
+        return gpu_auto_algorithm(statistics.rows, endpoint_degree, weighted and not small_values)
     return "hash", (
         "algorithm auto -> hash: on the CPU engine one direct-address table per "
         "vertex was the fastest configuration, or close to it, on every graph "

@@ -155,6 +155,46 @@ __device__ __forceinline__ void credit_rows(const WedgeArcs* own, int count, Cou
     warp_add(out, row, row_hits);
 }
 
+// A weighted wedge's closing arc where it has none.
+#define NO_ARC ((EID)-1)
+
+// Phase 3 of a weighted count: the triangle's term x = values of its three arcs
+// goes to w through arc v -> w's pair (`terms`, per arc), to u through arc v -> u's
+// (phase 2), and to v itself. A thread's wedges run along rows v -> w of one base v:
+// it adds each row's terms, and each base's, in pairs of its own (TwoSum) before one
+// add_pair, its last row and base (which the next lanes mostly continue) through the
+// warp's runs. All lanes of the warp must call it.
+__device__ __forceinline__ void credit_weighted_rows(const WedgeArcs* own, const EID* closings,
+                                                     int count, const VID* __restrict__ rows,
+                                                     const WEIGHT* __restrict__ values,
+                                                     WEIGHT* terms, WEIGHT* out) {
+    EID row = count > 0 ? own[0].to_w : 0;
+    VID base = count > 0 ? rows[row] : 0;
+    WEIGHT row_sum = 0, row_error = 0, base_sum = 0, base_error = 0;
+    for (int s = 0; s < count; ++s) {
+        WedgeArcs arcs = own[s];
+        if (arcs.to_w != row) {
+            add_pair(terms, row, row_sum, row_error);
+            row_sum = row_error = 0;
+            row = arcs.to_w;
+            VID next = rows[row];
+            if (next != base) {
+                add_pair(out, base, base_sum, base_error);
+                base_sum = base_error = 0;
+                base = next;
+            }
+        }
+        EID closing = closings[s];
+        if (closing != NO_ARC) {
+            WEIGHT x = values[arcs.to_w] * values[arcs.to_u] * values[closing];
+            local_add(row_sum, row_error, x);
+            local_add(base_sum, base_error, x);
+        }
+    }
+    warp_add_pair_runs(terms, row, row_sum, row_error);
+    warp_add_pair_runs(out, base, base_sum, base_error);
+}
+
 template <int MODE, bool CROSS>
 __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr,
                                             const VID* __restrict__ indices,
@@ -169,6 +209,8 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                                             unsigned* arc_hits, void* out) {
     extern __shared__ unsigned char shared[];
     WedgeArcs* slots = (WedgeArcs*)shared;
+    // Weighted: each wedge's closing arc (NO_ARC: none) after the slots.
+    EID* closings = (EID*)(slots + blockDim.x * spread);
     // The block's wedges, [chunk_first, chunk_first + chunk_wedges): per-wedge
     // arithmetic below is 32-bit (a chunk has at most 256 * spread wedges).
     int chunk_size = blockDim.x * spread;
@@ -290,14 +332,17 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                 atomicAdd((u64*)out + closing, 1ull);
             }
             if (slot < chunk_wedges) slots[slot].to_u = hit;
-        } else if (hit) {
-            WEIGHT x = values[pi] * values[pj] * values[closing];
-            add_value((WEIGHT*)out, rows[pi], x);
-            add_value((WEIGHT*)out, w, x);
-            add_value((WEIGHT*)out, u, x);
+        } else {  // MODE_WEIGHTED
+            if (hit) add_value((WEIGHT*)arc_hits, pj, values[pi] * values[pj] * values[closing]);
+            if (slot < chunk_wedges) closings[slot] = hit ? (EID)closing : NO_ARC;
         }
     }
     if (MODE == MODE_TOTAL || MODE == MODE_TRANSITIVE) block_add((u64*)out, found);
+    if (MODE == MODE_WEIGHTED) {
+        __syncthreads();
+        credit_weighted_rows(slots + first, closings + first, count, rows, values,
+                             (WEIGHT*)arc_hits, (WEIGHT*)out);
+    }
     if (MODE == MODE_PER_NODE || MODE == MODE_PER_NODE_VALUES) {
         __syncthreads();
         credit_rows(slots + first, count, arc_hits);
@@ -692,6 +737,25 @@ extern "C" __global__ void __launch_bounds__(256)
     __syncthreads();
     for (int h = threadIdx.x; h < HUB_VERTICES; h += blockDim.x) {
         if (hubs[h]) atomicAdd(out + first_hub + h, hubs[h]);
+    }
+}
+
+// Weighted: each arc's pair of terms (phases 2 and 3) to its target's pair, once
+// per arc. Arcs with terms point mostly to the last ids: neighbouring lanes sharing
+// a target add through the warp's runs.
+extern "C" __global__ void __launch_bounds__(256)
+    wedge_arc_terms(const VID* indices, const WEIGHT* terms, long long m, WEIGHT* out) {
+    long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long round = (long long)blockIdx.x * blockDim.x; round < m; round += stride) {
+        long long p = round + threadIdx.x;
+        WEIGHT sum = 0, error = 0;
+        VID target = 0;
+        if (p < m) {
+            sum = __ldcg(terms + 2 * p);
+            error = __ldcg(terms + 2 * p + 1);
+            target = indices[p];
+        }
+        warp_add_pair_runs(out, target, sum, error);
     }
 }
 

@@ -18,6 +18,7 @@ from numba import njit, prange
 from ..metadata.catalog import BITMAP_ROWS as CATALOG_BITMAP_ROWS
 from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE
+from .wedge_credit import arc_array, credit_counts, credit_terms
 from .wedge_layout import (
     BITMAP_MIN_DEGREE,
     count_bitmap,
@@ -325,7 +326,6 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         CSR ids (:mod:`.shares`); all when None. The hub block takes the share's
         hubs alone: outside it both prefix sums are flat.
     """
-    import cupy
 
     from ..gpu import runtime
     from . import gpu_count
@@ -337,10 +337,15 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     if threads % 32 or not 32 <= threads <= 256:  # 256: the kernels' launch bounds
         raise ValueError(f"threads must be a multiple of 32 up to 256, got {threads}")
     eid = np.uint32 if p.m < 2**32 else np.int64
-    # Each thread keeps two arc positions per wedge in shared memory: 48 KiB a block,
-    # less the 256 bytes of the total's reduction.
+    # Small values count as the plain per node does (kernels/wedge.cu); other sums of
+    # arc values go through per-arc pairs of terms (wedge_credit).
+    small_values = mode == "per_node" and p.derived.get(SMALL_VALUES, False) and 27 * p.n < 2**32
+    small_values = small_values and p.task_blocks is None
+    terms = mode == "per_node" and p.values is not None and not small_values
+    # Each thread keeps two arc positions per wedge in shared memory (weighted, its
+    # closing arc's too): 48 KiB a block, less the 256 bytes of the total's reduction.
     shared_limit = 48 * 1024 - 256
-    slot_bytes = 2 * threads * np.dtype(eid).itemsize
+    slot_bytes = (3 if terms else 2) * threads * np.dtype(eid).itemsize
     largest = shared_limit // slot_bytes
     if not 1 <= spread <= largest:
         raise ValueError(f"spread must be between 1 and {largest}, got {spread}")
@@ -349,15 +354,13 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         raise ValueError(f"bitmap_rows must be between 0 and {2**17}, got {largest_bitmap}")
     # Per node, each arc counts its triangles as a base arc (kernels/wedge.cu,
     # wedge_arc_credit) in 32 bits; so do small arc values (1 to 3), their products.
-    small_values = mode == "per_node" and p.derived.get(SMALL_VALUES, False) and 27 * p.n < 2**32
-    small_values = small_values and p.task_blocks is None
     arc_credit = mode == "per_node" and (p.values is None or small_values)
     if hub_words is None:
         hub_words = HUB_NODE_WORDS if arc_credit else HUB_WORDS
     hub_words = int(hub_words)
     if not 0 <= hub_words <= 2**62:
         raise ValueError(f"hub_words must be between 0 and {2**62}, got {hub_words}")
-    arc_bytes = 4 * p.m if arc_credit else 0
+    arc_bytes = 4 * p.m if arc_credit else (16 * p.m if terms else 0)
     prefix_bytes = 0 if "wedge_prefix" in p.derived else 40 * (p.n + 1)
     hub = (mode == "total" or arc_credit) and hub_words > 0 and p.values is None
     hub = hub and p.task_blocks is None
@@ -396,11 +399,10 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     shared = spread * slot_bytes
     bitmap = count_bitmap(p, layout, kernel_types, vertices, planes=small_values)
     # A share's wedges start at its own arcs alone, which its credit reads.
-    first_arc, end_arc = (0, p.m) if vertices is None or not arc_credit else share_arcs(p, vertices)
-    if arc_credit:
-        arc_hits = cupy.empty(p.m, dtype=np.uint32)
-        if end_arc > first_arc:  # a memset: CuPy's fill would compile a kernel at first use
-            (arc_hits.data + 4 * first_arc).memset_async(0, 4 * (end_arc - first_arc))
+    by_arcs = arc_credit or terms
+    first_arc, end_arc = (0, p.m) if vertices is None or not by_arcs else share_arcs(p, vertices)
+    if by_arcs:
+        arc_hits = arc_array(p, first_arc, end_arc, *((2, weight) if terms else (1, np.uint32)))
     else:  # unread: the bitmap stands in (one allocation and memset fewer)
         arc_hits = bitmap
     if hub:
@@ -432,14 +434,11 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
             threads=threads,
             shared_mem=shared,
         )
-    if arc_credit:
-        credit = runtime.function("wedge.cu", "wedge_arc_credit", **kernel_types)
-        arcs, size = slice(first_arc, end_arc), end_arc - first_arc
+    if terms:
+        credit_terms(p, arc_hits, first_arc, end_arc, out, kernel_types)
+    elif arc_credit:
         # Small values: the sums into the pairs' first row, their compensations 0.
-        sums = out[: p.n] if small_values else out
-        args = (p.indices[arcs], p.rows[arcs], arc_hits[arcs], np.int64(size), vid.type(p.n), sums)
-        runtime.launch(credit, size, args, grid=runtime.resident_blocks(credit, 0))
-        sums >>= 1
+        credit_counts(p, arc_hits, first_arc, end_arc, out[: p.n] if small_values else out, kernel_types)
         if small_values:
             return gpu_count.finish(out, mode).reshape(2, p.n)
     return gpu_count.finish(out, mode, weighted)

@@ -211,8 +211,8 @@ def gpu_auto_algorithm(rows, endpoint_degree, weighted=False):
         return "hash", (
             f"algorithm auto -> hash: {rows:,} edge rows, a mean endpoint degree "
             f"sum(d^2)/sum(d) = {skew:,.0f} (>= {GPU_WEDGE_SKEW:,}) and sums of arc values "
-            "per vertex, which wedge adds three per triangle on the hubs' counters and "
-            "hash adds per heavy task (docs/benchmarks.md, 'auto: weighted sums on the GPU')"
+            "per vertex, for which wedge searches every closing arc's value and hash reads "
+            "it beside its table (docs/benchmarks.md, 'auto: weighted sums on the GPU')"
         )
     if skew >= GPU_WEDGE_SKEW:
         return "wedge", (

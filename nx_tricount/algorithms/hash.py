@@ -98,6 +98,18 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, values, weight
                 # Collect the closing arcs v -> w without a branch (a store on
                 # every step, the count advancing on hits): faster than a branch
                 # and a scattered store per hit (docs/algorithms.md, CPU engine).
+                # Per node the closing vertices w themselves: a load fewer per hit.
+                if mode == PER_NODE and not weighted:
+                    for vw in range(indptr[v], indptr[v + 1]):
+                        w = indices[vw]
+                        uw = slot[w]
+                        closing[hits] = w
+                        hits += (uw >= start) & (uw < end)
+                    found += hits
+                    for i in range(hits):
+                        row[closing[i]] += 1
+                    row[v] += hits
+                    continue
                 for vw in range(indptr[v], indptr[v + 1]):
                     uw = slot[indices[vw]]
                     closing[hits] = vw
@@ -111,16 +123,11 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, values, weight
                         add_term(row, u, x)
                         add_term(row, v, x)
                         add_term(row, w, x)
-                    elif mode == PER_NODE:
-                        row[w] += 1
                     else:
                         row[slot[w]] += 1
                         row[vw] += 1
                 if not weighted:
-                    if mode == PER_NODE:
-                        row[v] += hits
-                    else:
-                        row[uv] += hits
+                    row[uv] += hits
             if mode == PER_NODE and not weighted:
                 row[u] += found
             elif mode == TOTAL:
@@ -146,7 +153,8 @@ def count_cpu(prepared, mode, vertices=None):
     position = np.int32 if p.m < 2**31 else np.int64
     slots = np.full((threads, p.n), -1, dtype=position)
     max_out_degree = int(np.diff(p.indptr).max()) if p.m else 0
-    buffers = np.empty((threads, max_out_degree), dtype=position)
+    # Closing arcs, or per node closing vertices: a dtype that holds both.
+    buffers = np.empty((threads, max_out_degree), dtype=np.promote_types(position, p.indices.dtype))
     first, end = (0, p.n) if vertices is None else vertices
     return accumulate_per_thread(_count, (p.indptr, p.indices, slots, buffers, first, end), p, mode)
 

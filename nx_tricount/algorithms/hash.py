@@ -83,8 +83,12 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, values, weight
             start, end = indptr[u], indptr[u + 1]
             if end - start < 2:
                 continue
+            # Per-node counts need no position: the slot holds the task's vertex, one
+            # compare per lookup where a position takes a range check (totals gain
+            # nothing from it: docs/algorithms.md, CPU engine).
+            counts_only = mode == PER_NODE and not weighted
             for e in range(start, end):
-                slot[indices[e]] = e
+                slot[indices[e]] = u if counts_only else e
             found = 0
             for uv in range(start, end):
                 v = indices[uv]
@@ -99,12 +103,11 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, values, weight
                 # every step, the count advancing on hits): faster than a branch
                 # and a scattered store per hit (docs/algorithms.md, CPU engine).
                 # Per node the closing vertices w themselves: a load fewer per hit.
-                if mode == PER_NODE and not weighted:
+                if counts_only:
                     for vw in range(indptr[v], indptr[v + 1]):
                         w = indices[vw]
-                        uw = slot[w]
                         closing[hits] = w
-                        hits += (uw >= start) & (uw < end)
+                        hits += slot[w] == u
                     found += hits
                     for i in range(hits):
                         row[closing[i]] += 1
@@ -151,7 +154,8 @@ def count_cpu(prepared, mode, vertices=None):
     threads = numba.get_num_threads()
     # Arc positions in 32 bits where they fit: half the table, more of it in cache.
     position = np.int32 if p.m < 2**31 else np.int64
-    slots = np.full((threads, p.n), -1, dtype=position)
+    # Arc positions, or per node the task's vertex: a dtype that holds both.
+    slots = np.full((threads, p.n), -1, dtype=np.promote_types(position, p.indices.dtype))
     max_out_degree = int(np.diff(p.indptr).max()) if p.m else 0
     # Closing arcs, or per node closing vertices: a dtype that holds both.
     buffers = np.empty((threads, max_out_degree), dtype=np.promote_types(position, p.indices.dtype))

@@ -74,6 +74,10 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, values, weight
     values instead of 1.
     """
     chunks = (end_task - first_task + CHUNK - 1) // CHUNK
+    # Per-node counts need no position: the slot holds the task's vertex, one compare
+    # per lookup where a position takes a range check (totals gain nothing from it:
+    # docs/algorithms.md, CPU engine).
+    counts_only = mode == PER_NODE and not weighted
     for chunk in prange(chunks):
         thread = numba.get_thread_id()
         slot = slots[thread]
@@ -83,10 +87,6 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, values, weight
             start, end = indptr[u], indptr[u + 1]
             if end - start < 2:
                 continue
-            # Per-node counts need no position: the slot holds the task's vertex, one
-            # compare per lookup where a position takes a range check (totals gain
-            # nothing from it: docs/algorithms.md, CPU engine).
-            counts_only = mode == PER_NODE and not weighted
             for e in range(start, end):
                 slot[indices[e]] = u if counts_only else e
             found = 0
@@ -131,7 +131,7 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, values, weight
                         row[vw] += 1
                 if not weighted:
                     row[uv] += hits
-            if mode == PER_NODE and not weighted:
+            if counts_only:
                 row[u] += found
             elif mode == TOTAL:
                 row[0] += found

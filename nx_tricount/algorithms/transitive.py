@@ -133,7 +133,6 @@ def _wedge_gpu(p, out, spread=None, bitmap_rows=None, hub_words=None):
     """Add the transitive triples of ``p``'s wedges to ``out[0]``: the wedge layout,
     bitmap rows and hub block of :mod:`.wedge`, the bitmap's two planes holding the
     states' two bits (``kernels/wedge.cu``, ``wedge_transitive``)."""
-
     from ..gpu import runtime
     from . import wedge
     from .wedge_layout import HUB_THREADS, count_bitmap, gpu_hub_prefix, gpu_layout, triangle_words

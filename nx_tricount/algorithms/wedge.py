@@ -326,7 +326,6 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         CSR ids (:mod:`.shares`); all when None. The hub block takes the share's
         hubs alone: outside it both prefix sums are flat.
     """
-
     from ..gpu import runtime
     from . import gpu_count
 

@@ -93,10 +93,10 @@ def choose_algorithm(statistics, device, spread, weighted, total=False, small_va
     pairs = total and spread.executor == "whole"
     if device == "gpu" and statistics.directed and not weighted and not pairs:
         return "merge", (
-            "algorithm auto -> merge: merge counts a directed graph's transitive "
-            "triples once per triangle of its arc pairs, oriented as an undirected "
-            "graph; the other algorithms intersect whole successor lists "
-            "(docs/benchmarks.md, 'auto: directed graphs on the GPU')"
+            "algorithm auto -> merge: a directed count other than a whole transitivity "
+            "runs on the successor lists (their transitive triples per arc), where merge "
+            "was as fast as any (R-MAT 20 as arcs, H100: merge 200 ms, wedge 871, hash "
+            "55,621; docs/benchmarks.md, 'auto: directed graphs on the GPU')"
         )
     if device == "gpu":
         # An unweighted count on one GPU starts from the simple graph: its build is

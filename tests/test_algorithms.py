@@ -10,7 +10,7 @@ import pytest
 from graphs import cancelling_terms
 from nx_tricount.algorithms import count
 from nx_tricount.algorithms.wedge import wedge_pair, wedge_prefix
-from nx_tricount.io.generators import grid_edges, rmat_edges
+from nx_tricount.io.generators import chung_lu_edges, copying_edges, grid_edges, rmat_edges
 from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import prepare_arcs, prepare_undirected
 
@@ -26,6 +26,8 @@ def _edge_lists():
     return {
         "rmat": (*rmat_edges(10, 8, seed=1), 1 << 10),
         "grid_diagonals": (*grid_edges(15, 12, 0.3, seed=2), 180),
+        "power_law": (*chung_lu_edges(400, 8, 2.2, seed=3), 400),
+        "copying": (*copying_edges(400, 6, 0.3, seed=4), 400),
         "star_plus_chords": (
             np.concatenate([star_src, extra[:, 0]]),
             np.concatenate([star_dst, extra[:, 1]]),

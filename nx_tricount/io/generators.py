@@ -6,7 +6,13 @@ from numba import njit
 
 from ..gpu.device import array_module
 
-__all__ = ["rmat_edges", "grid_edges", "barabasi_albert_edges"]
+__all__ = [
+    "rmat_edges",
+    "grid_edges",
+    "barabasi_albert_edges",
+    "chung_lu_edges",
+    "copying_edges",
+]
 
 
 def rmat_edges(scale, edge_factor=16, a=0.57, b=0.19, c=0.19, *, seed=0, device="cpu"):
@@ -118,5 +124,93 @@ def barabasi_albert_edges(n, edges_per_vertex, *, seed=0, device="cpu"):
     src = np.repeat(np.arange(k, n, dtype=np.int64), k)
     dst = np.empty(src.size, dtype=np.int64)
     _attach(src, dst, k, seed)
+    xp = array_module(device)
+    return xp.asarray(src), xp.asarray(dst)
+
+
+def chung_lu_edges(n, average_degree, exponent, *, seed=0, device="cpu"):
+    """Power-law random graph (Chung–Lu): degrees follow ``P(d) ~ d**-exponent``.
+
+    Vertex ``i`` gets the weight ``(i + 1) ** (-1 / (exponent - 1))``; each of the
+    ``n * average_degree / 2`` edges draws both endpoints independently,
+    proportionally to weight, so a vertex's expected degree is proportional to its
+    weight. There is no degree cutoff: an exponent near 2 makes hubs of a sizeable
+    share of all edges. Ids are randomly permuted afterwards, as in
+    :func:`rmat_edges`. Duplicates and self-loops are kept (dropped when counting).
+
+    Parameters
+    ----------
+    n : int
+    average_degree : float
+    exponent : float
+        Above 1; real networks mostly lie between 2 and 3.
+    seed : int
+    device : {"cpu", "gpu"}
+
+    Returns
+    -------
+    src, dst : int64 arrays
+    """
+    if exponent <= 1:
+        raise ValueError(f"chung_lu_edges: exponent must be above 1, got {exponent}")
+    xp = array_module(device)
+    rng = xp.random.default_rng(seed)
+    m = int(n * average_degree) // 2
+    cumulative = xp.cumsum(xp.arange(1, n + 1, dtype=xp.float64) ** (-1.0 / (exponent - 1)))
+    cumulative /= cumulative[-1]
+    src = xp.minimum(xp.searchsorted(cumulative, rng.random(m)), n - 1)
+    dst = xp.minimum(xp.searchsorted(cumulative, rng.random(m)), n - 1)
+    label = xp.argsort(rng.random(n)).astype(xp.int64)
+    return label[src], label[dst]
+
+
+@njit(cache=True)
+def _copy_links(dst, k, beta, seed):
+    """Link 0 of each vertex goes to a uniform earlier prototype; link ``i > 0``
+    copies the prototype's link ``i`` with probability ``1 - beta``, else goes to a
+    uniform earlier vertex."""
+    np.random.seed(seed)
+    dst[:k] = 0  # vertex 0 has no earlier vertex: self-loops, dropped when counting
+    for v in range(1, dst.size // k):
+        prototype = np.random.randint(0, v)
+        dst[v * k] = prototype
+        for i in range(1, k):
+            if np.random.random() < beta:
+                dst[v * k + i] = np.random.randint(0, v)
+            else:
+                dst[v * k + i] = dst[prototype * k + i]
+
+
+def copying_edges(n, links_per_vertex, beta, *, seed=0, device="cpu"):
+    """Web-like graph of the copying model (Kleinberg et al.): long-tailed in-degrees
+    and many triangles.
+
+    Each vertex picks an earlier vertex as its prototype and links to it; each of
+    its other ``links_per_vertex - 1`` links copies the prototype's link of the
+    same rank with probability ``1 - beta``, else goes to a uniform earlier
+    vertex. In-degrees follow a power law of exponent ``(2 - beta) / (1 - beta)``;
+    a vertex and its prototype share most neighbours, which closes many
+    triangles. Sequential like :func:`barabasi_albert_edges` (numba on the host,
+    then moved to ``device``); duplicates and self-loops are kept.
+
+    Parameters
+    ----------
+    n : int
+    links_per_vertex : int
+    beta : float
+        The share of uniform links, in ``[0, 1]``.
+    seed : int
+    device : {"cpu", "gpu"}
+
+    Returns
+    -------
+    src, dst : int64 arrays
+    """
+    if not 0 <= beta <= 1:
+        raise ValueError(f"copying_edges: beta must lie in [0, 1], got {beta}")
+    k = links_per_vertex
+    src = np.repeat(np.arange(n, dtype=np.int64), k)
+    dst = np.empty(src.size, dtype=np.int64)
+    _copy_links(dst, k, beta, seed)
     xp = array_module(device)
     return xp.asarray(src), xp.asarray(dst)

@@ -430,27 +430,27 @@ extern "C" __global__ void wedge_cross_pairs(const long long* indptr, const VID*
     pairs[v + 1] = wedges;
 }
 
-// Thread 0: what the host needs to know before the count, for a single transfer:
-// layout[0] the number of wedges, layout[1] the bitmap's rows (none for largest 0,
-// else the vertices of degree >= min_degree among the last `largest` ids: degrees
-// ascend with the ids) and layout[2] the CSR position of their first arc.
-extern "C" __global__ void wedge_layout(const long long* prefix, const long long* indptr,
-                                        const long long* degree, long long n, long long largest,
-                                        long long min_degree, long long* layout) {
-    if (global_thread() != 0) return;
-    long long rows = 0;
-    if (largest > 0) {
-        long long lo = 0, hi = n;  // the first vertex of degree >= min_degree
-        while (lo < hi) {
-            long long mid = (lo + hi) >> 1;
-            if (degree[mid] < min_degree) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        rows = min(largest, n - lo);
+// Count the vertices of out-degree at least min_out_degree into *heavy: as many
+// bitmap rows as wedge_layout takes (a binary search of such a list takes five
+// steps or more). One ballot and atomic a warp.
+extern "C" __global__ void wedge_heavy_rows(const long long* indptr, long long n,
+                                            long long min_out_degree, unsigned long long* heavy) {
+    long long v = global_thread();
+    bool is_heavy = v < n && indptr[v + 1] - indptr[v] >= min_out_degree;
+    unsigned ballot = __ballot_sync(0xffffffffu, is_heavy);
+    if ((threadIdx.x & 31) == 0 && ballot != 0) {
+        atomicAdd(heavy, (unsigned long long)__popc(ballot));
     }
+}
+
+// Thread 0: what the host needs to know before the count, for a single transfer:
+// layout[0] the number of wedges, layout[1] the bitmap's rows (on entry the count
+// of wedge_heavy_rows, 0 without a bitmap; at most `largest`: the last ids, where
+// degrees ascend with the ids) and layout[2] the CSR position of their first arc.
+extern "C" __global__ void wedge_layout(const long long* prefix, const long long* indptr,
+                                        long long n, long long largest, long long* layout) {
+    if (global_thread() != 0) return;
+    long long rows = min(largest, layout[1]);
     layout[0] = prefix[n];
     layout[1] = rows;
     layout[2] = indptr[n - rows];

@@ -346,8 +346,10 @@ def test_wedge_hub_block(name, hub_words, bitmap_rows, monkeypatch):
     takes off the wedges) gives the exact total and per-node counts for every split:
     none (0), the default (4), every vertex of the bitmap that has a wedge (2**40),
     with bitmap rows that end inside a word (100). It runs whenever it takes a wedge
-    off."""
+    off. The bitmap takes a row for each vertex of out-degree 4 or more here, so
+    that Barabási–Albert (out-degrees below the default 32) builds one too."""
     monkeypatch.setattr(wedge, "HUB_MIN_SHARE", 0.0)
+    monkeypatch.setattr(wedge_layout, "BITMAP_MIN_OUT_DEGREE", 4)
     cp = _cupy()
     src, dst, n = _graph(name)
     expected = _cpu_reference(name, "id", "degree", 0)
@@ -363,10 +365,37 @@ def test_wedge_hub_block(name, hub_words, bitmap_rows, monkeypatch):
             assert _wedges_left_by_hubs(gpu, by_node)[0] < gpu.derived["wedge_count"]
 
 
+@pytest.mark.parametrize("name", ["rmat14", "barabasi_albert", "hub"])
+@pytest.mark.parametrize("largest", [None, 100])
+def test_wedge_bitmap_rows_are_the_heavy_vertices(name, largest):
+    """The bitmap takes the last ids, as many as there are vertices of out-degree 32
+    or more, at most ``bitmap_rows``: none on Barabási–Albert (out-degrees below 32),
+    whose closing arcs are searched in short cached lists; the count stays exact."""
+    cp = _cupy()
+    src, dst, n = _graph(name)
+    gpu = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation="id", ordering="degree")
+    parameters = {} if largest is None else {"bitmap_rows": largest}
+    assert (
+        count(gpu, "wedge", "total", "gpu", parameters).total
+        == _cpu_reference(name, "id", "degree", 0)["total"]
+    )
+    out_degree = _host(cp.diff(gpu.indptr))
+    limit = wedge.BITMAP_ROWS if largest is None else largest
+    heavy = int((out_degree >= wedge_layout.BITMAP_MIN_OUT_DEGREE).sum())
+    layout = gpu.derived[("wedge_bitmap", limit)]
+    assert layout.rows == min(limit, heavy) and layout.first_row == n - layout.rows
+    if name == "barabasi_albert":
+        assert layout.rows == 0 and out_degree.max() < wedge_layout.BITMAP_MIN_OUT_DEGREE
+    if name == "rmat14":
+        assert layout.rows > 0
+
+
 def test_wedge_hub_block_on_a_clique(monkeypatch):
     """K_200 with every vertex in the bitmap and every one a hub vertex: the counts
-    come from the hub block alone. Per node, vertices of out-degree above
-    HUB_NODE_DEGREE keep their wedges."""
+    come from the hub block alone (every vertex counts as a heavy one, so the bitmap
+    spans all of them). Per node, vertices of out-degree above HUB_NODE_DEGREE keep
+    their wedges."""
+    monkeypatch.setattr(wedge_layout, "BITMAP_MIN_OUT_DEGREE", 0)
     cp = _cupy()
     k = 200
     lo, hi = np.triu_indices(k, 1)

@@ -20,7 +20,7 @@ from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE
 from .wedge_credit import arc_array, credit_counts, credit_terms
 from .wedge_layout import (
-    BITMAP_MIN_DEGREE,
+    BITMAP_MIN_OUT_DEGREE,
     count_bitmap,
     count_hub,
     cross_sides,
@@ -46,7 +46,7 @@ __all__ = [
     "SPREAD",
     "THREADS",
     "BITMAP_ROWS",
-    "BITMAP_MIN_DEGREE",
+    "BITMAP_MIN_OUT_DEGREE",
     "HUB_WORDS",
     "HUB_NODE_WORDS",
     "SMALL_VALUES",
@@ -55,14 +55,14 @@ __all__ = [
 #: Wedges per GPU thread (§5.2), the default of :func:`count_gpu`. Odd, so that the
 #: lanes' slots, a spread apart, fall on different shared-memory banks (measured:
 #: docs/algorithms.md, 'wedge: spread, fill and threads').
-SPREAD = 19
+SPREAD = 11
 
 #: Bitmap rows (§5.4), the default of :func:`count_gpu`: the closing arcs of wedges
 #: whose middle vertex is among the last ``BITMAP_ROWS`` ids are looked up in an
 #: upper-triangular ``x * x`` bit matrix (256 MiB at 65536) instead of by binary
 #: search. Used with ascending-degree ids only (ordering "degree", orientation "id"),
-#: and only for vertices of degree at least :data:`BITMAP_MIN_DEGREE` (measured:
-#: docs/algorithms.md, 'wedge: bitmap rows').
+#: and only as many rows as vertices of out-degree at least
+#: :data:`BITMAP_MIN_OUT_DEGREE` (measured: docs/algorithms.md, 'wedge: bitmap rows').
 BITMAP_ROWS = CATALOG_BITMAP_ROWS
 
 #: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total (or

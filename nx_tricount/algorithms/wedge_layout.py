@@ -11,7 +11,7 @@ import numpy as np
 from .shares import share_scratch
 
 __all__ = [
-    "BITMAP_MIN_DEGREE",
+    "BITMAP_MIN_OUT_DEGREE",
     "BitmapLayout",
     "gpu_layout",
     "cross_sides",
@@ -26,10 +26,10 @@ __all__ = [
     "share_arcs",
 ]
 
-#: Smallest undirected degree of a bitmap row: below it a binary search of N+(w)
-#: takes a few steps and the bitmap would only cost memory (docs/algorithms.md,
-#: 'wedge: bitmap rows').
-BITMAP_MIN_DEGREE = 32
+#: The bitmap takes as many of the last ids as there are vertices of at least this
+#: out-degree: below it a binary search of N+(w) takes few steps in cached lines, and
+#: a larger bitmap only spills the cache (docs/algorithms.md, 'wedge: bitmap rows').
+BITMAP_MIN_OUT_DEGREE = 32
 
 #: Threads of a hub row's block (kernels/wedge.cu, ``hub_count``): a warp per
 #: out-neighbour's long row.
@@ -61,12 +61,12 @@ class BitmapLayout:
 def gpu_layout(prepared, largest, kernel_types):
     """``(prefix, wedges, bitmap)`` on the GPU: the wedge prefix sums and the
     number of wedges (derived once per Prepared), and the :class:`BitmapLayout` (once
-    per Prepared and ``largest``). The bitmap takes the vertices of degree at least
-    :data:`BITMAP_MIN_DEGREE` among the last ``largest`` ids, none unless the ids
-    ascend by degree and arcs point to higher ids. Two small kernels and a scan,
-    then one transfer for the scalars: each CuPy call costs more host time than a
-    small graph's GPU work, and each synchronisation drains the queue the host ran
-    ahead of."""
+    per Prepared and ``largest``). The bitmap takes the last ids, as many as there
+    are vertices of out-degree at least :data:`BITMAP_MIN_OUT_DEGREE` and at most
+    ``largest``, none unless the ids ascend by degree and arcs point to higher ids.
+    Three small kernels and a scan, then one transfer for the scalars: each CuPy
+    call costs more host time than a small graph's GPU work, and each
+    synchronisation drains the queue the host ran ahead of."""
     import cupy
 
     from ..gpu import runtime
@@ -83,23 +83,14 @@ def gpu_layout(prepared, largest, kernel_types):
             pair_kernel = runtime.function("wedge.cu", "wedge_pairs", **kernel_types)
             runtime.launch(pair_kernel, max(p.n, 1), (p.indptr, np.int64(p.n), pairs))
             prefix = cupy.cumsum(pairs)
-        layout = cupy.empty(3, dtype=np.int64)
-        degree = p.degree if use_bitmap else prefix  # a placeholder, unread for largest 0
+        layout = cupy.zeros(3, dtype=np.int64)
+        if use_bitmap:  # the heavy vertices' count, in the slot of the rows
+            heavy_kernel = runtime.function("wedge.cu", "wedge_heavy_rows", **kernel_types)
+            args = (p.indptr, np.int64(p.n), np.int64(BITMAP_MIN_OUT_DEGREE), layout[1:2])
+            runtime.launch(heavy_kernel, max(p.n, 1), args)
         layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
-        runtime.launch(
-            layout_kernel,
-            1,
-            (
-                prefix,
-                p.indptr,
-                degree,
-                np.int64(p.n),
-                np.int64(largest if use_bitmap else 0),
-                np.int64(BITMAP_MIN_DEGREE),
-                layout,
-            ),
-            threads=32,
-        )
+        args = (prefix, p.indptr, np.int64(p.n), np.int64(largest if use_bitmap else 0), layout)
+        runtime.launch(layout_kernel, 1, args, threads=32)
         wedges, rows, first_arc = (int(x) for x in layout.get())
         derived["wedge_prefix"], derived["wedge_count"] = prefix, wedges
         if use_bitmap:

@@ -16,7 +16,9 @@ in ``--confirm`` rounds of their own: ``auto / best`` is reported both ways.
 Graphs: every ``../shared/data`` graph (``$NX_TRICOUNT_DATA`` overrides the
 folder); with ``--generated`` the suite's R-MAT 16, grid and Barabási–Albert
 graphs at CPU-sized scales (and R-MAT 17); with ``--suite`` (GPU) the GPU benchmark's own
-(examples/benchmark_gpu.py: R-MAT 18-23, the 1000x1000 grid, BA 2M x 10).
+(examples/benchmark_gpu.py: R-MAT 18-23, the 1000x1000 grid, BA 2M x 10); with ``--shapes``
+(GPU) the other shapes of examples/benchmark_peers.py (flat and steep R-MAT, power laws,
+road-like, web-like).
 
 ``--smoke`` runs two small graphs of the repository's own ``tests/data`` once
 each on the CPU (a run of seconds, for CI). Without ``--device`` the script runs
@@ -26,6 +28,7 @@ Usage::
 
     python examples/benchmark_auto.py --device cpu --json auto_cpu.json
     python examples/benchmark_auto.py --device gpu --generated --suite --json auto_gpu.json
+    python examples/benchmark_auto.py --device gpu --shapes --json auto_shapes.json
     python examples/benchmark_auto.py --smoke
 """
 
@@ -198,6 +201,9 @@ def main():
     parser.add_argument(
         "--suite", action="store_true", help="also the GPU benchmark's graphs (R-MAT 18-23, grid, BA)"
     )
+    parser.add_argument(
+        "--shapes", action="store_true", help="also benchmark_peers.py's other shapes (power laws, road, web)"
+    )
     parser.add_argument("--only", nargs="+", metavar="GRAPH", help="just these graphs")
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument(
@@ -219,6 +225,10 @@ def main():
         from benchmark_gpu import GRAPHS  # generated on the GPU
 
         graphs.update(GRAPHS)
+    if args.shapes:
+        from benchmark_peers import SHAPES  # generated on the GPU
+
+        graphs.update(SHAPES)
     if args.only:
         graphs = {name: graphs[name] for name in args.only}
     once = once_timer(args.device)

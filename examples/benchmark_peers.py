@@ -152,12 +152,12 @@ def write_text_edges(path, lo, hi):
 
 
 def write_csr(path, src, dst, n):
-    """ToT's ``.csr``: int32 ``n``, ``m``, row offsets, column ids (little-endian), rows sorted."""
-    order = np.lexsort((dst, src))
+    """ToT's ``.csr``: int32 ``n``, ``m``, row offsets, column ids (little-endian), of
+    pairs sorted by (src, dst), as :func:`distinct_edges` and :func:`oriented_by_rank` give them."""
     with open(path, "wb") as f:
         np.array([n, src.size], dtype="<i4").tofile(f)
-        row_offsets(src[order], n).astype("<i4").tofile(f)
-        dst[order].astype("<i4").tofile(f)
+        row_offsets(src, n).astype("<i4").tofile(f)
+        dst.astype("<i4").tofile(f)
 
 
 def write_grouptc_folder(folder, src, dst, n):
@@ -214,10 +214,10 @@ def wetric(binary, folder, lo, hi, triangles, repeats, sweep):
     )
 
 
-def tot(binary, folder, lo, hi, n, rank, triangles, repeats):
+def tot(binary, folder, lo, hi, n, ranked, triangles, repeats):
     """ToT's median kernel ms on the graph's own ids and on ascending-degree ids: the faster exact one."""
     found = {}
-    for ids, (src, dst) in (("own", (lo, hi)), ("degree", oriented_by_rank(lo, hi, rank))):
+    for ids, (src, dst) in (("own", (lo, hi)), ("degree", ranked)):
         path = os.path.join(folder, f"{ids}.csr")
         write_csr(path, src, dst, n)
         times, counts = [], set()
@@ -237,9 +237,9 @@ def tot(binary, folder, lo, hi, n, rank, triangles, repeats):
     return dict(kernel_ms=exact[ids], flags=f"{ids} ids", wrong_ids=sorted(set(found) - set(exact)))
 
 
-def grouptc(binary, folder, lo, hi, n, rank, triangles, repeats):
+def grouptc(binary, folder, n, ranked, triangles, repeats):
     """GroupTC's median of ``repeats`` invocations, each timing one kernel after a warm-up."""
-    write_grouptc_folder(folder, *oriented_by_rank(lo, hi, rank), n)
+    write_grouptc_folder(folder, *ranked, n)
     times = []
     for _ in range(repeats):
         out = run_binary([binary, folder + "/", "0", "1"])
@@ -275,15 +275,16 @@ def bench_graph(name, args, peak):
         lo, hi = distinct_edges(src, dst, n)
         del src, dst
         xp.get_default_memory_pool().free_all_blocks()
-        rank = degree_ranks(lo, hi, n)
+        ranked = oriented_by_rank(lo, hi, degree_ranks(lo, hi, n))  # ToT's and GroupTC's
         with tempfile.TemporaryDirectory(dir=args.workdir) as folder:
             sweep = args.wetric_sweep or [(s, a) for s in WETRIC_SPREADS for a in WETRIC_BITMAP_SIDES]
             peers = {
                 "WeTriC": args.wetric
                 and (lambda: wetric(args.wetric, folder, lo, hi, triangles, args.repeats, sweep)),
-                "ToT": args.tot and (lambda: tot(args.tot, folder, lo, hi, n, rank, triangles, args.repeats)),
+                "ToT": args.tot
+                and (lambda: tot(args.tot, folder, lo, hi, n, ranked, triangles, args.repeats)),
                 "GroupTC": args.grouptc
-                and (lambda: grouptc(args.grouptc, folder, lo, hi, n, rank, triangles, args.repeats)),
+                and (lambda: grouptc(args.grouptc, folder, n, ranked, triangles, args.repeats)),
             }
             for code, call in peers.items():
                 if call:
@@ -359,17 +360,17 @@ def smoke():
         src, dst, n = make()
         expected = triangles(np.stack([src, dst], axis=1), n)
         lo, hi = distinct_edges(xp.asarray(src), xp.asarray(dst), n)
-        rank = degree_ranks(lo, hi, n)
+        ranked = oriented_by_rank(lo, hi, degree_ranks(lo, hi, n))
         with tempfile.TemporaryDirectory() as folder:
             write_text_edges(os.path.join(folder, "edges.txt"), lo, hi)
             write_csr(os.path.join(folder, "own.csr"), lo, hi, n)
-            write_grouptc_folder(folder, *oriented_by_rank(lo, hi, rank), n)
+            write_grouptc_folder(folder, *ranked, n)
             text, csr, grouped = read_back(folder, n)
         distinct = np.stack([lo, hi], axis=1)
         assert np.array_equal(text, distinct) and np.array_equal(csr, distinct), name
-        assert (grouped[:, 0] < grouped[:, 1]).all() and np.array_equal(
-            grouped, np.stack(oriented_by_rank(lo, hi, rank), axis=1)
-        ), name
+        assert (grouped[:, 0] < grouped[:, 1]).all() and np.array_equal(grouped, np.stack(ranked, axis=1)), (
+            name
+        )
         assert all(triangles(edges, n) == expected for edges in (text, csr, grouped)), name
         print(
             f"{name}: {lo.size} edges, {expected} triangles; WeTriC, ToT and GroupTC inputs read back exact"

@@ -14,8 +14,9 @@ from nx_tricount.execution.gpu_parts import GpuParts
 from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.config import CHOICES
 from nx_tricount.planning.memory import task_bytes
-from nx_tricount.planning.plan import CountTask, Plan
+from nx_tricount.planning.plan import Plan
 from nx_tricount.planning.spread import SHARES_PER_WORKER, Spread
+from nx_tricount.planning.tasks import CountTask
 from nx_tricount.preprocess import STREAMED, prepare_streamed, prepare_undirected
 from nx_tricount.preprocess.partition import task_part_keys
 

@@ -30,6 +30,7 @@ VARIANTS = {
     "edge_rows.cu": [[], ["-DVID=long long"]],
     "edge_values.cu": [[], ["-DVID=long long", "-DWEIGHT=long long"]],
     "squares.cu": [[], ["-DVID=long long"]],
+    "work.cu": [[], ["-DVID=long long"]],
 }
 
 

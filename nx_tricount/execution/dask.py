@@ -43,7 +43,7 @@ import numpy as np
 
 from ..gpu.errors import gpu_errors
 from ..metadata.catalog import ALGORITHMS
-from ..planning.plan import CountTask
+from ..planning.tasks import CountTask
 from ..preprocess.ops import ops_for
 from ..preprocess.partition import Partition, VertexClasses, task_part_keys
 from ..preprocess.streamed import bucket_of, distinct_edge_keys, key_degrees, oriented_parts

@@ -3,7 +3,8 @@ each hold the whole graph (:mod:`.replicas`), or the tasks of its 2D partition
 (:mod:`nx_tricount.preprocess.partition`), run by an executor
 (:mod:`nx_tricount.execution.executors`) and their results combined, as the
 plan's spread says (``Plan.spread.regime``, ``executor``, ``parts_on_host``):
-nothing is chosen here.
+nothing is chosen here but what the plan leaves to the prepared graph
+(``Plan.after_preparation``), by its rule.
 
 Each task counts its own triangles once, so combining is a sum: totals as
 Python ints, per-node counts block by block (a task's sources, middles and sinks
@@ -22,7 +23,8 @@ from ..algorithms.counts import round_pairs, two_sum
 from ..gpu.device import module_of, to_host
 from ..metadata.catalog import MAX_PARTITIONS
 from ..planning.memory import largest_task_bytes
-from ..planning.plan import CountTask
+from ..planning.rules import choose_after_preparation
+from ..planning.tasks import CountTask
 from ..preprocess.ops import ops_for
 from ..preprocess.partition import counted_tasks, split
 from ..preprocess.streamed import PartitionedGraph
@@ -53,6 +55,8 @@ def run(plan, prepared, mode):
     Counts
         Per node in original vertex ids, per edge aligned with ``prepared``'s arcs.
     """
+    # A plan that leaves wedge or merge to the prepared graph settles here.
+    plan = choose_after_preparation(plan, prepared)
     spread = plan.spread
     if spread.executor == "whole":
         return count(prepared, plan.algorithm, mode, plan.device, dict(plan.parameters))

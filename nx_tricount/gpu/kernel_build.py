@@ -79,6 +79,7 @@ VARIANTS = {
             "squares.cu",
             "transitive.cu",
             "truss.cu",
+            "work.cu",
         )
     },
     **{

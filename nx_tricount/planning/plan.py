@@ -20,7 +20,7 @@ and docs/benchmarks.md, "auto: the GPU rule" and "auto: the CPU rule".
 """
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..classes.graph import TriGraph
 from ..classes.preparation import statistics as graph_statistics
@@ -35,42 +35,24 @@ from ..metadata.config import (
     config_from_environment,
 )
 from .preparing import in_passes, streaming, together
-from .rules import choose_algorithm, choose_device, choose_merge_total, choose_ordering, choose_pipeline
+from .rules import (
+    choose_algorithm,
+    choose_device,
+    choose_merge_total,
+    choose_ordering,
+    choose_pipeline,
+    chooses_after_preparation,
+)
 from .spread import Spread, decide
+from .tasks import CountTask
 
-__all__ = ["CountTask", "Plan", "make_plan", "plan_for", "current_config"]
+__all__ = ["Plan", "make_plan", "plan_for", "current_config"]
 
 logger = logging.getLogger("nx_tricount")
 
 #: The values of :attr:`Plan.pipeline` and :attr:`Plan.merge_total`.
 PIPELINES = ("sorted", "hashed")
 MERGE_TOTALS = (None, "csr", "inline", "fused")
-
-
-@dataclass(frozen=True)
-class CountTask:
-    """One independent count over parts of a prepared graph.
-
-    The seam for partitioned counting (2D partitions, trust-hashing.md §5):
-    with ``parts = p``, part ``P_ab`` holds the arcs ``u -> v`` with ``u`` in
-    vertex class ``a`` and ``v`` in class ``b`` (hashed, ``u mod p = a``, or
-    ranges of ids), and task ``(i, j, k)`` counts the
-    triangles ``u -> v, u -> w, v -> w`` with ``u, v, w`` in the classes ``i, j,
-    k``, from ``P_ij``, ``P_ik`` and ``P_jk``. The ``p³`` tasks split the
-    triangles among themselves, so their totals, per-node and per-edge counts
-    add up (:func:`nx_tricount.execution.execute.run`). One part (``p = 1``) is the whole
-    graph.
-    """
-
-    i: int = 0
-    j: int = 0
-    k: int = 0
-    parts: int = 1
-
-    @staticmethod
-    def all_of(p):
-        """The ``p³`` tasks of ``p`` parts per side, ``(i, j, k)`` in order."""
-        return tuple(CountTask(i, j, k, p) for i in range(p) for j in range(p) for k in range(p))
 
 
 @dataclass(frozen=True)
@@ -99,6 +81,12 @@ class Plan:
         on its inline layout (``kernels/merge_inline.cu``), or in the hashed
         pipeline's launch, read with the CSR (an undirected total counted
         whole). None when the count is not merge on the GPU.
+    after_preparation : Plan or None
+        Where ``auto`` chose wedge for a total on the GPU that the prepared graph
+        decides (:func:`~nx_tricount.planning.rules.choose_after_preparation`):
+        the plan of merge on the same CSR, which
+        :func:`~nx_tricount.execution.execute.run` takes instead when that graph
+        says so. None once the algorithm is settled.
     """
 
     algorithm: str
@@ -110,6 +98,7 @@ class Plan:
     spread: Spread = Spread()
     pipeline: str = "sorted"
     merge_total: str | None = None
+    after_preparation: "Plan | None" = None
 
     def __post_init__(self):
         if self.pipeline not in PIPELINES:
@@ -132,8 +121,11 @@ class Plan:
         return self.spread.preparation_device
 
     def __str__(self):
+        algorithm = self.algorithm
+        if self.after_preparation is not None:
+            algorithm += f" or {self.after_preparation.algorithm} (chosen after preparation)"
         text = (
-            f"algorithm={self.algorithm} orientation={self.orientation} "
+            f"algorithm={algorithm} orientation={self.orientation} "
             f"ordering={self.ordering} device={self.device}"
         )
         if self.pipeline != "sorted":
@@ -266,8 +258,12 @@ def make_plan(
        rows, ``merge`` without a look at the degrees; from there the mean
        endpoint degree ``sum(d²) / sum(d)`` (estimated from 1,024 endpoints, the
        one statistic that costs a launch, read only then) decides: at least
-       ``GPU_WEDGE_SKEW`` takes ``wedge`` (``hash`` for sums of arc values
-       other than ``small_values``), below it ``merge``.
+       ``GPU_HUB_SKEW`` for an unweighted undirected count, else
+       ``GPU_WEDGE_SKEW``, takes ``wedge`` (``hash`` for sums of arc values
+       other than ``small_values``), below it ``merge``. Such a total of
+       ``auto`` settings, prepared whole on the GPU, leaves wedge or merge on
+       the same CSR to the prepared graph (``Plan.after_preparation``,
+       :func:`~nx_tricount.planning.rules.choose_after_preparation`).
     4. **Orientation and ordering.** ``"auto"`` is what the algorithm is
        designed for (:data:`~nx_tricount.metadata.catalog.ALGORITHMS`), but a
        directed total (transitivity) of ``merge`` on the GPU is ordered by
@@ -296,8 +292,9 @@ def make_plan(
 
     The thresholds and their measurements: docs/algorithms.md, "Choosing by
     itself", and docs/benchmarks.md, "auto: the GPU rule", "auto: the CPU
-    rule" and "Small graphs". Nothing else is read from the graph, so the
-    plan of a small graph costs no launch and no synchronisation.
+    rule" and "Small graphs". Nothing else is read from the graph before it is
+    prepared, so the plan of a small graph costs no launch and no
+    synchronisation.
 
     Examples
     --------
@@ -394,10 +391,20 @@ def plan_for(statistics, *, weighted=False, small_values=False, total=False, **g
 def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weighted, small_values, total):
     """The :class:`Plan` on ``spread``: the rules after the spread, in order
     (:func:`make_plan`, steps 3 to 9)."""
+    given_spread = spread  # the alternative's, where the prepared graph chooses
     simple_unweighted = not weighted and not statistics.directed
     chosen = settings["algorithm"]
+    later = False
     if chosen == "auto":
         chosen, reason = choose_algorithm(statistics, chosen_device, spread, weighted, total, small_values)
+        chosen_by_auto = settings["orientation"] == settings["ordering"] == "auto"
+        later = chosen == "wedge" and chosen_by_auto
+        later = later and chooses_after_preparation(statistics, chosen_device, spread, weighted, total)
+        if later:
+            reason += (
+                "; a total: merge on the same ascending-degree ids instead where the prepared "
+                "graph says (rules.choose_after_preparation)"
+            )
         reasons.append(reason)
     designed = ALGORITHMS[chosen]
     orientation = settings["orientation"]
@@ -425,7 +432,14 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
         )
     if merge_total == "inline":
         parameters += (("total_layout", "inline"),)
-    reasons = tuple(reason for reason in reasons if reason is not None)
-    return Plan(
-        chosen, orientation, ordering, chosen_device, reasons, parameters, spread, pipeline, merge_total
+    decided = tuple(reason for reason in reasons if reason is not None)
+    plan = Plan(
+        chosen, orientation, ordering, chosen_device, decided, parameters, spread, pipeline, merge_total
     )
+    if later:
+        # Merge on the very CSR wedge's preprocessing makes, with the reasons so far.
+        same_csr = {**settings, "algorithm": "merge", "orientation": orientation, "ordering": ordering}
+        arguments = (chosen_device, list(decided), given_spread, weighted, small_values, total)
+        merge_plan = _plan_of(statistics, config, same_csr, *arguments)
+        plan = replace(plan, after_preparation=merge_plan)
+    return plan

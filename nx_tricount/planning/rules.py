@@ -7,7 +7,9 @@ itself", and docs/benchmarks.md.
 """
 
 import math
+from dataclasses import replace
 
+from ..algorithms.work import work_of
 from ..gpu.device import resolve_device
 from ..preprocess.hashed_csr import HASHED_MAX_ROWS, hashed_applies
 
@@ -16,6 +18,10 @@ __all__ = [
     "GPU_MIN_RESIDENT_ROWS",
     "GPU_LOOK_ROWS",
     "GPU_WEDGE_SKEW",
+    "GPU_HUB_SKEW",
+    "GPU_BITMAP_SHARE",
+    "MERGE_READS_PER_WEDGE",
+    "MERGE_READS_PER_ARC",
     "GPU_INLINE_ARCS",
     "choose_device",
     "choose_algorithm",
@@ -23,6 +29,8 @@ __all__ = [
     "choose_ordering",
     "choose_pipeline",
     "choose_merge_total",
+    "chooses_after_preparation",
+    "choose_after_preparation",
 ]
 
 #: With ``device="auto"`` on a GPU machine, graphs of fewer edge rows in host memory
@@ -37,9 +45,27 @@ GPU_MIN_RESIDENT_ROWS = 1_500
 #: On the GPU, graphs of fewer edge rows count with merge without a look at their
 #: degrees (docs/benchmarks.md, "auto: the GPU rule").
 GPU_LOOK_ROWS = 3_000_000
-#: On the GPU, larger graphs whose mean endpoint degree reaches this count with
-#: wedge, below it with merge (docs/benchmarks.md, "auto: the GPU rule").
+#: On the GPU, larger directed graphs and sums of arc values whose mean endpoint
+#: degree reaches this count with wedge (hash for arc values), below it with merge
+#: (docs/benchmarks.md, "auto: the GPU rule").
 GPU_WEDGE_SKEW = 1000
+#: The same for the unweighted undirected counts, whose graphs may have hubs from
+#: here: between Barabási–Albert 2M x 10 (estimated 92), where merge wins, and flat
+#: R-MAT 21 (346), where wedge wins per node and merge on ascending-degree ids wins a
+#: total by a little. A total is prepared on ascending-degree ids, and the prepared
+#: graph chooses between wedge and merge (:func:`choose_after_preparation`;
+#: docs/benchmarks.md, "auto: the GPU rule").
+GPU_HUB_SKEW = 200
+#: A total on the prepared graph takes wedge when the bitmap's vertices hold at
+#: least this share of its wedges: its hub block and bitmap count them at a fraction
+#: of a searched wedge's cost (R-MAT: 77-97%; flat R-MAT 21, where merge wins, 30%).
+GPU_BITMAP_SHARE = 0.5
+#: Otherwise merge counts it where its merges read at most this many list entries per
+#: wedge plus :data:`MERGE_READS_PER_ARC` per arc: the crossing of the kernels' times
+#: fitted on one H200 (merge about 4.2 + 1.37 reads, wedge without its hub block 13.3
+#: + 7.65 wedges, picoseconds per arc; docs/benchmarks.md, "auto: the GPU rule").
+MERGE_READS_PER_WEDGE = 5.6
+MERGE_READS_PER_ARC = 6.6
 #: On the GPU, merge's total reads the CSR's inline layout (``kernels/merge_inline.cu``)
 #: when a count reads this many arcs or more (the edge rows bound them). Making it
 #: (a launch, a gather of ``indptr[v]`` per arc and a read) costs a fresh graph
@@ -117,7 +143,9 @@ def choose_algorithm(statistics, device, spread, weighted, total=False, small_va
             whole = not weighted and not spread.prepared_in_passes and not statistics.directed
             return statistics.mean_endpoint_degree(device, then_simple_graph=whole)
 
-        return gpu_auto_algorithm(statistics.rows, endpoint_degree, weighted and not small_values)
+        hubs = not weighted and not statistics.directed
+        threshold = GPU_HUB_SKEW if hubs else GPU_WEDGE_SKEW
+        return gpu_auto_algorithm(statistics.rows, endpoint_degree, weighted and not small_values, threshold)
     return "hash", (
         "algorithm auto -> hash: on the CPU engine one direct-address table per "
         "vertex was the fastest configuration, or close to it, on every graph "
@@ -185,7 +213,7 @@ def choose_merge_total(rows, spread, pipeline, total):
     return "csr", None
 
 
-def gpu_auto_algorithm(rows, endpoint_degree, weighted=False):
+def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDGE_SKEW):
     """``(algorithm, reason)`` of ``algorithm="auto"`` on the GPU.
 
     Parameters
@@ -198,6 +226,10 @@ def gpu_auto_algorithm(rows, endpoint_degree, weighted=False):
         called only for graphs of at least :data:`GPU_LOOK_ROWS` rows.
     weighted : bool, optional
         Per-vertex sums of arc products (:func:`make_plan`'s ``weighted``).
+    threshold : float, optional
+        The mean endpoint degree from which wedge (or hash) counts:
+        :data:`GPU_WEDGE_SKEW`, or :data:`GPU_HUB_SKEW` for an unweighted
+        undirected count.
     """
     if rows < GPU_LOOK_ROWS:
         return "merge", (
@@ -207,21 +239,70 @@ def gpu_auto_algorithm(rows, endpoint_degree, weighted=False):
             "degrees are not looked at (docs/benchmarks.md, 'auto: the GPU rule')"
         )
     skew = endpoint_degree()
-    if skew >= GPU_WEDGE_SKEW and weighted:
+    if skew >= threshold and weighted:
         return "hash", (
             f"algorithm auto -> hash: {rows:,} edge rows, a mean endpoint degree "
-            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {GPU_WEDGE_SKEW:,}) and sums of arc values "
+            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {threshold:,}) and sums of arc values "
             "per vertex, for which wedge searches every closing arc's value and hash reads "
             "it beside its table (docs/benchmarks.md, 'auto: weighted sums on the GPU')"
         )
-    if skew >= GPU_WEDGE_SKEW:
+    if skew >= threshold:
         return "wedge", (
             f"algorithm auto -> wedge: {rows:,} edge rows and a mean endpoint degree "
-            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {GPU_WEDGE_SKEW:,}): hubs, whose wedges "
+            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {threshold:,}): hubs, whose wedges "
             "wedge-parallel counting spreads evenly over the threads"
         )
     return "merge", (
         f"algorithm auto -> merge: {rows:,} edge rows and a mean endpoint degree "
-        f"sum(d^2)/sum(d) = {skew:,.0f} (< {GPU_WEDGE_SKEW:,}): few wedges per edge, "
+        f"sum(d^2)/sum(d) = {skew:,.0f} (< {threshold:,}): few wedges per edge, "
         "where one merge per arc is the fastest"
     )
+
+
+def chooses_after_preparation(statistics, device, spread, weighted, total):
+    """Whether ``auto``'s wedge (:func:`choose_algorithm`) is chosen again on the
+    prepared graph, against merge on the same CSR (:func:`choose_after_preparation`):
+    for an unweighted undirected total on the GPU, prepared there whole (not in
+    the parts of a 2D partition); :func:`~.plan.make_plan` asks only when the
+    orientation and ordering are ``auto`` too."""
+    unweighted_undirected = not weighted and not statistics.directed
+    whole_graph = spread.parts == 1 and spread.preparation_device == device
+    return device == "gpu" and total and unweighted_undirected and whole_graph
+
+
+def choose_after_preparation(plan, prepared):
+    """The plan to count ``prepared`` with: ``plan`` itself, or, when ``plan``
+    leaves wedge or merge to the prepared graph (``Plan.after_preparation``), the
+    one its :class:`~nx_tricount.algorithms.work.Work` says, with the reason.
+
+    Wedge where the bitmap's vertices hold at least :data:`GPU_BITMAP_SHARE` of
+    the wedges; else merge where its merges read at most
+    :data:`MERGE_READS_PER_WEDGE` list entries per wedge plus
+    :data:`MERGE_READS_PER_ARC` per arc; else wedge.
+    """
+    merge_plan = plan.after_preparation
+    if merge_plan is None:
+        return plan
+    wedge_plan = replace(plan, after_preparation=None)
+    work = work_of(prepared)
+    share = work.bitmap_share
+    if share >= GPU_BITMAP_SHARE:
+        chosen, why = (
+            wedge_plan,
+            (
+                f"the bitmap's vertices hold {share:.0%} of the {work.wedges:,} wedges "
+                f"(>= {GPU_BITMAP_SHARE:.0%}), which its hub block and bitmap count at a fraction of "
+                "a searched wedge's cost"
+            ),
+        )
+    else:
+        bound = MERGE_READS_PER_WEDGE * work.wedges + MERGE_READS_PER_ARC * work.arcs
+        chosen = merge_plan if work.merge_reads <= bound else wedge_plan
+        sign = "<=" if chosen is merge_plan else ">"
+        why = (
+            f"the bitmap's vertices hold {share:.0%} of the wedges (< {GPU_BITMAP_SHARE:.0%}), and "
+            f"merge reads {work.merge_reads:,} list entries {sign} {MERGE_READS_PER_WEDGE} per wedge "
+            f"({work.wedges:,}) + {MERGE_READS_PER_ARC} per arc ({work.arcs:,})"
+        )
+    reason = f"after preparation -> {chosen.algorithm}: {why} (docs/benchmarks.md, 'auto: the GPU rule')"
+    return replace(chosen, reasons=chosen.reasons + (reason,))

@@ -29,6 +29,7 @@ Usage::
     python examples/benchmark_auto.py --device cpu --json auto_cpu.json
     python examples/benchmark_auto.py --device gpu --generated --suite --json auto_gpu.json
     python examples/benchmark_auto.py --device gpu --shapes --json auto_shapes.json
+    python examples/benchmark_auto.py --device gpu --suite --shapes --algorithms merge wedge hash
     python examples/benchmark_auto.py --smoke
 """
 
@@ -45,12 +46,13 @@ import numpy as np
 
 from nx_tricount.algorithms import count
 from nx_tricount.classes.graph import TriGraph
-from nx_tricount.classes.preparation import oriented_csr
+from nx_tricount.classes.preparation import hashed_csr, oriented_csr
 from nx_tricount.execution.execute import run
 from nx_tricount.gpu.device import gpu_available
 from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.metadata.catalog import ALGORITHMS
 from nx_tricount.planning.plan import make_plan
+from nx_tricount.planning.rules import choose_after_preparation
 from nx_tricount.preprocess import prepare_undirected
 
 REPO = Path(__file__).resolve().parents[1]
@@ -80,11 +82,11 @@ def data_graphs(folder=DATA):
     return {name: (lambda name=name: load(name)) for name in names}
 
 
-def configurations():
-    """(algorithm, orientation, ordering) for every algorithm: its own preprocessing
-    and the two common ones."""
+def configurations(algorithms=None):
+    """(algorithm, orientation, ordering) for every algorithm (or those named): its
+    own preprocessing and the two common ones."""
     found = []
-    for algorithm in ALGORITHMS:
+    for algorithm in algorithms or ALGORITHMS:
         own = (ALGORITHMS[algorithm].orientation, ALGORITHMS[algorithm].ordering)
         for preprocessing in (own, ("id", "degree"), ("degree", "none")):
             if (algorithm, *preprocessing) not in found:
@@ -127,24 +129,30 @@ def interleaved_ms(functions, once, repeats):
 
 
 def auto_total(src, dst, n, device):
-    """``(total, plan)`` as a call with every setting ``auto`` makes them: the plan
-    (with the statistics it reads, on a fresh graph), the preprocessing it asks
-    for, the count."""
+    """``(total, plan)`` as ``nx.transitivity`` makes them with every setting
+    ``auto``: the plan of a total (with the statistics it reads, on a fresh graph),
+    the preprocessing it asks for, and the count, of the plan the prepared graph
+    settles (the plan returned)."""
     G = TriGraph(src, dst, n)
-    plan = make_plan(G, device=device)
+    plan = make_plan(G, device=device, total=True)
+    if plan.pipeline == "hashed":  # one launch prepares the CSR and, fused, counts it
+        fused = plan.merge_total == "fused"
+        built = hashed_csr(G, plan.device, count_triangles=fused)
+        return (built.triangles if fused else run(plan, built.prepared, "total").total), plan
     # From the simple graph the plan made where it read the degrees.
     prepared = oriented_csr(G, plan.orientation, plan.ordering, plan.device)
+    plan = choose_after_preparation(plan, prepared)
     return run(plan, prepared, "total").total, plan
 
 
-def bench_graph(name, load, device, once, repeats, confirm):
+def bench_graph(name, load, device, once, repeats, confirm, algorithms=None):
     src, dst, n = load()
     if device == "gpu":
         import cupy
 
         src, dst = cupy.asarray(src), cupy.asarray(dst)
     functions = {}
-    for algorithm, orientation, ordering in configurations():
+    for algorithm, orientation, ordering in configurations(algorithms):
 
         def configured(algorithm=algorithm, orientation=orientation, ordering=ordering):
             prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
@@ -205,6 +213,9 @@ def main():
         "--shapes", action="store_true", help="also benchmark_peers.py's other shapes (power laws, road, web)"
     )
     parser.add_argument("--only", nargs="+", metavar="GRAPH", help="just these graphs")
+    parser.add_argument(
+        "--algorithms", nargs="+", choices=list(ALGORITHMS), help="just these algorithms' configurations"
+    )
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument(
         "--smoke",
@@ -236,7 +247,7 @@ def main():
     if args.smoke:
         print("smoke run: one round of each configuration, so the ratios below are noise, not measurements")
     rows = [
-        bench_graph(name, load, args.device, once, args.repeats, args.confirm)
+        bench_graph(name, load, args.device, once, args.repeats, args.confirm, args.algorithms)
         for name, load in graphs.items()
     ]
     for key in ("auto_over_best", "confirm_auto_over_best"):

@@ -63,6 +63,7 @@ from nx_tricount.execution.execute import run
 from nx_tricount.gpu.device import array_module, gpu_available
 from nx_tricount.io.generators import chung_lu_edges, copying_edges, grid_edges, rmat_edges
 from nx_tricount.planning.plan import make_plan
+from nx_tricount.planning.rules import choose_after_preparation
 
 if gpu_available():
     import cupy as xp
@@ -254,10 +255,12 @@ def grouptc(binary, folder, n, ranked, triangles, repeats):
 
 
 def ours(src, dst, n, repeats):
-    """The plan of a total count with every setting ``auto``, its prepared graph and kernel ms."""
+    """The plan of a total count with every setting ``auto`` (as the prepared graph
+    settles it), its prepared graph and kernel ms."""
     graph = TriGraph(src, dst, n)
-    plan = make_plan(graph, device="gpu")
-    prepared = oriented_csr(graph, plan.orientation, plan.ordering, "gpu")
+    plan = make_plan(graph, device="gpu", total=True)
+    prepared = oriented_csr(graph, plan.orientation, plan.ordering, "gpu", pipeline=plan.pipeline)
+    plan = choose_after_preparation(plan, prepared)
     total = run(plan, prepared, "total").total
     kernel = kernel_only_ms(lambda: run(plan, prepared, "total"), repeats)
     return plan, prepared, total, kernel

@@ -4,29 +4,33 @@
 //   sums[0]: wedges, sum C(d+, 2) over the vertices;
 //   sums[1]: the wedges of the bitmap's vertices, out-degree at least dense_degree
 //            among the ids from bitmap_first;
-//   sums[2]: the list entries merge reads, d+(u) + d+(v) over the arcs u -> v
-//            (d+(u)^2 at each vertex u, d+(v) at each arc).
+//   sums[2]: sum d+(u)^2, what merge reads of the arcs' sources;
+//   sums[3]: d+(v) summed over `samples` arcs u -> v spread evenly over the CSR,
+//            arc i * m / samples (the rest of what merge reads, estimated).
 #include "common.cu"
 
 extern "C" __global__ void __launch_bounds__(256)
 oriented_work(const long long* __restrict__ indptr, const VID* __restrict__ indices, long long n,
-              long long m, long long bitmap_first, long long dense_degree, u64* sums) {
-    u64 wedges = 0, bitmap = 0, reads = 0;
+              long long m, long long samples, long long bitmap_first, long long dense_degree,
+              u64* sums) {
+    u64 wedges = 0, bitmap = 0, squares = 0, heads = 0;
     long long stride = (long long)gridDim.x * blockDim.x;
     for (long long v = global_thread(); v < n; v += stride) {
         u64 d = (u64)(indptr[v + 1] - indptr[v]);
         u64 pairs = d > 1 ? d * (d - 1) / 2 : 0;
         wedges += pairs;
         if (v >= bitmap_first && (long long)d >= dense_degree) bitmap += pairs;
-        reads += d * d;
+        squares += d * d;
     }
-    for (long long a = global_thread(); a < m; a += stride) {
-        long long v = (long long)indices[a];
-        reads += (u64)(indptr[v + 1] - indptr[v]);
+    for (long long i = global_thread(); i < samples; i += stride) {
+        long long v = (long long)indices[i * m / samples];
+        heads += (u64)(indptr[v + 1] - indptr[v]);
     }
     block_add(sums, wedges);
     __syncthreads();  // block_add's shared sums are read before they are reused
     block_add(sums + 1, bitmap);
     __syncthreads();
-    block_add(sums + 2, reads);
+    block_add(sums + 2, squares);
+    __syncthreads();
+    block_add(sums + 3, heads);
 }

@@ -2,11 +2,14 @@
 reads (``algorithms/work.py``), the rule (``rules.choose_after_preparation``),
 which plans leave the choice to it, and the count that settles it."""
 
+from dataclasses import replace
+
 import networkx as nx
 import numpy as np
 import pytest
 
 import nx_tricount
+from nx_tricount.algorithms import work
 from nx_tricount.algorithms.work import Work, work_of
 from nx_tricount.classes import preparation
 from nx_tricount.classes.preparation import statistics
@@ -38,6 +41,20 @@ def _work_by_hand(prepared):
     bitmap = sum(d * (d - 1) // 2 for d in out[first:].tolist() if d >= 32)
     reads = sum(int(out[u] + out[v]) for u, v in zip(prepared.rows.tolist(), prepared.indices.tolist()))
     return Work(prepared.m, wedges, bitmap, reads)
+
+
+def test_work_of_estimates_the_heads_from_arcs_spread_over_the_csr(monkeypatch):
+    # With fewer samples than arcs, the heads' sum is scaled from arc i * m / k.
+    src, dst = rmat_edges(10, seed=3)
+    prepared = prepare_undirected(src, dst, 1 << 10, orientation="id", ordering="degree")
+    k = 1000
+    monkeypatch.setattr(work, "ARC_SAMPLES", k)
+    out = np.diff(prepared.indptr)
+    heads = sum(int(out[prepared.indices[i * prepared.m // k]]) for i in range(k))
+    expected = int(out @ out) + round(heads * prepared.m / k)
+    assert abs(work.work_of(prepared).merge_reads - expected) <= 1
+    exact = _work_by_hand(prepared).merge_reads
+    assert abs(work.work_of(prepared).merge_reads - exact) < 0.05 * exact
 
 
 @pytest.mark.parametrize(
@@ -180,6 +197,9 @@ def test_transitivity_on_the_gpu_settles_on_the_prepared_graph():
         assert plan.after_preparation is not None
         prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, "gpu")
         assert choose_after_preparation(plan, prepared).algorithm == expected
+        # One launch on the GPU, the same sums as the host's.
+        on_host = replace(prepared, indptr=prepared.indptr.get(), indices=prepared.indices.get(), derived={})
+        assert work_of(prepared) == work_of(on_host)
         assert nx_tricount.transitivity(G, device="gpu") == nx_tricount.transitivity(
             from_edges(src, dst), device="cpu"
         )

@@ -32,7 +32,9 @@ class Work:
         The wedges of the vertices of the bitmap: out-degree at least
         ``BITMAP_MIN_OUT_DEGREE``, among the last ``BITMAP_ROWS`` ids.
     merge_reads : int
-        ``sum d+(u) + d+(v)`` over the arcs ``u -> v``: the list entries merge reads.
+        ``sum d+(u) + d+(v)`` over the arcs ``u -> v``: the list entries merge
+        reads, its ``d+(v)`` terms estimated from :data:`ARC_SAMPLES` arcs spread
+        evenly over the CSR (exact on a graph of fewer arcs).
     """
 
     arcs: int
@@ -50,33 +52,35 @@ class Work:
 #: times over, and as many atomics.
 WORK_BLOCKS = 1024
 
+#: Arcs whose heads' out-degrees estimate what merge reads of the heads: their sum
+#: over every arc of the copying-model web graph (2e7 arcs) took 0.24 ms of an H100,
+#: 5% of its count.
+ARC_SAMPLES = 1 << 16
+
 
 def work_of(prepared):
     """The :class:`Work` of ``prepared`` (NumPy or CuPy): on the GPU one launch
     and one copy back (a few CuPy reductions took 0.25 ms of R-MAT 18's 1.5)."""
     p = prepared
     first = max(0, p.n - BITMAP_ROWS)
+    samples = min(p.m, ARC_SAMPLES)
     if module_of(p.indptr) is np:
         out_degree = np.diff(p.indptr).astype(np.int64)
         pairs = out_degree * (out_degree - 1) // 2
         dense = out_degree[first:] >= BITMAP_MIN_OUT_DEGREE
-        reads = int(out_degree @ out_degree) + int(out_degree[p.indices].sum())
-        return Work(p.m, int(pairs.sum()), int(pairs[first:][dense].sum()), reads)
-    import cupy
+        sampled = p.indices[np.arange(samples, dtype=np.int64) * p.m // max(samples, 1)]
+        sums = (pairs.sum(), pairs[first:][dense].sum(), out_degree @ out_degree, out_degree[sampled].sum())
+    else:
+        import cupy
 
-    from ..gpu import runtime
+        from ..gpu import runtime
 
-    sums = cupy.zeros(3, dtype=np.uint64)
-    kernel = runtime.function("work.cu", "oriented_work", vid=p.indices.dtype)
-    args = (
-        p.indptr,
-        p.indices,
-        np.int64(p.n),
-        np.int64(p.m),
-        np.int64(first),
-        np.int64(BITMAP_MIN_OUT_DEGREE),
-        sums,
-    )
-    runtime.launch(kernel, max(p.n, p.m, 1), args, grid=WORK_BLOCKS)
-    wedges, bitmap_wedges, reads = (int(x) for x in sums.get())
+        sums = cupy.zeros(4, dtype=np.uint64)
+        kernel = runtime.function("work.cu", "oriented_work", vid=p.indices.dtype)
+        counts = (p.n, p.m, samples, first, BITMAP_MIN_OUT_DEGREE)
+        runtime.launch(kernel, max(p.n, samples, 1), (p.indptr, p.indices, *map(np.int64, counts), sums))
+        sums = sums.get()
+    wedges, bitmap_wedges, squares, heads = (int(x) for x in sums)
+    # The sampled heads' sum scaled to every arc (exact when every arc is a sample).
+    reads = squares + (heads * p.m + samples // 2) // samples if samples else squares
     return Work(p.m, wedges, bitmap_wedges, reads)

@@ -23,6 +23,7 @@ from nx_tricount.planning.rules import (
     GPU_BITMAP_SHARE,
     GPU_HUB_SKEW,
     GPU_LOOK_ROWS,
+    GPU_TOTAL_SKEW,
     GPU_WEDGE_SKEW,
     MERGE_READS_PER_ARC,
     MERGE_READS_PER_WEDGE,
@@ -159,6 +160,19 @@ def test_the_hub_threshold_is_for_unweighted_undirected_counts(gpu_machine):
     assert nx_tricount.make_plan(from_edges(src, dst), weighted=True).algorithm == "merge"
     assert nx_tricount.make_plan(from_edges(src, dst, directed=True), total=True).algorithm == "merge"
     assert gpu_auto_algorithm(GPU_LOOK_ROWS, lambda: between, threshold=GPU_HUB_SKEW)[0] == "wedge"
+    # From GPU_TOTAL_SKEW an unweighted undirected total on auto's preprocessing is
+    # prepared on ascending-degree ids and settled there; with a preprocessing given,
+    # or per node, the hub threshold holds.
+    low = (GPU_TOTAL_SKEW + GPU_HUB_SKEW) / 2
+    gpu_machine.setattr(preparation, "mean_endpoint_degree", lambda G, device, meanwhile=None: low)
+    total = nx_tricount.make_plan(from_edges(src, dst), total=True)
+    assert total.algorithm == "wedge" and total.after_preparation.algorithm == "merge"
+    assert f"(>= {GPU_TOTAL_SKEW})" in str(total) and "chosen on the prepared graph" in str(total)
+    assert nx_tricount.make_plan(from_edges(src, dst)).algorithm == "merge"
+    forced = nx_tricount.make_plan(from_edges(src, dst), total=True, orientation="degree")
+    assert forced.algorithm == "merge" and forced.after_preparation is None
+    gpu_machine.setattr(preparation, "mean_endpoint_degree", lambda G, device, meanwhile=None: 4.1)
+    assert nx_tricount.make_plan(from_edges(src, dst), total=True).algorithm == "merge"
     assert gpu_auto_algorithm(GPU_LOOK_ROWS, lambda: GPU_HUB_SKEW - 1, threshold=GPU_HUB_SKEW)[0] == "merge"
 
 

@@ -260,9 +260,10 @@ def make_plan(
        one statistic that costs a launch, read only then) decides: at least
        ``GPU_HUB_SKEW`` for an unweighted undirected count, else
        ``GPU_WEDGE_SKEW``, takes ``wedge`` (``hash`` for sums of arc values
-       other than ``small_values``), below it ``merge``. Such a total of
-       ``auto`` settings, prepared whole on the GPU, leaves wedge or merge on
-       the same CSR to the prepared graph (``Plan.after_preparation``,
+       other than ``small_values``), below it ``merge``. An unweighted
+       undirected total of ``auto`` settings, prepared whole on the GPU, takes
+       ``wedge`` from ``GPU_TOTAL_SKEW`` and leaves wedge or merge on the same
+       CSR to the prepared graph (``Plan.after_preparation``,
        :func:`~nx_tricount.planning.rules.choose_after_preparation`).
     4. **Orientation and ordering.** ``"auto"`` is what the algorithm is
        designed for (:data:`~nx_tricount.metadata.catalog.ALGORITHMS`), but a
@@ -396,15 +397,12 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
     chosen = settings["algorithm"]
     later = False
     if chosen == "auto":
-        chosen, reason = choose_algorithm(statistics, chosen_device, spread, weighted, total, small_values)
-        chosen_by_auto = settings["orientation"] == settings["ordering"] == "auto"
-        later = chosen == "wedge" and chosen_by_auto
+        later = settings["orientation"] == settings["ordering"] == "auto"
         later = later and chooses_after_preparation(statistics, chosen_device, spread, weighted, total)
-        if later:
-            reason += (
-                "; a total: merge on the same ascending-degree ids instead where the prepared "
-                "graph says (rules.choose_after_preparation)"
-            )
+        chosen, reason = choose_algorithm(
+            statistics, chosen_device, spread, weighted, total, small_values, later
+        )
+        later = later and chosen == "wedge"
         reasons.append(reason)
     designed = ALGORITHMS[chosen]
     orientation = settings["orientation"]

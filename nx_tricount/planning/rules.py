@@ -19,6 +19,7 @@ __all__ = [
     "GPU_LOOK_ROWS",
     "GPU_WEDGE_SKEW",
     "GPU_HUB_SKEW",
+    "GPU_TOTAL_SKEW",
     "GPU_BITMAP_SHARE",
     "MERGE_READS_PER_WEDGE",
     "MERGE_READS_PER_ARC",
@@ -56,6 +57,14 @@ GPU_WEDGE_SKEW = 1000
 #: graph chooses between wedge and merge (:func:`choose_after_preparation`;
 #: docs/benchmarks.md, "auto: the GPU rule").
 GPU_HUB_SKEW = 200
+#: An unweighted undirected total prepared whole on the GPU from this mean endpoint
+#: degree is prepared on ascending-degree ids, where the prepared graph chooses
+#: (:func:`choose_after_preparation`): merge's kernel there took 20-35% less time
+#: than on degree orientation (Barabási–Albert 2M x 10, estimated 92; power law 3,
+#: 53), the preparation at most 1% more, and later counts of the graph reuse its CSR.
+#: Grids and roads (about 4) stay on degree orientation, where relabelling the
+#: vertices costs a quarter of the count.
+GPU_TOTAL_SKEW = 20
 #: A total on the prepared graph takes wedge when the bitmap's vertices hold at
 #: least this share of its wedges: its hub block and bitmap count them at a fraction
 #: of a searched wedge's cost (R-MAT: 77-97%; flat R-MAT 21, where merge wins, 30%).
@@ -102,10 +111,12 @@ def choose_device(requested, statistics, total):
     return resolved, f"device auto -> {resolved}"
 
 
-def choose_algorithm(statistics, device, spread, weighted, total=False, small_values=False):
+def choose_algorithm(statistics, device, spread, weighted, total=False, small_values=False, later=False):
     """``(algorithm, reason)`` of ``algorithm="auto"`` on ``device``, for a count
     spread as ``spread`` (:func:`~.spread.decide`); ``weighted``, ``total`` and
-    ``small_values`` are :func:`~.plan.make_plan`'s. A directed transitivity
+    ``small_values`` are :func:`~.plan.make_plan`'s; ``later``: the prepared graph
+    will choose between wedge and merge where this says wedge
+    (:func:`chooses_after_preparation`). A directed transitivity
     counted whole on the GPU follows the undirected rule: merge and wedge both
     count it on the arc pairs; so do sums of small values (a directed graph's pair
     counts), which wedge adds in its plain per-node counters."""
@@ -144,8 +155,10 @@ def choose_algorithm(statistics, device, spread, weighted, total=False, small_va
             return statistics.mean_endpoint_degree(device, then_simple_graph=whole)
 
         hubs = not weighted and not statistics.directed
-        threshold = GPU_HUB_SKEW if hubs else GPU_WEDGE_SKEW
-        return gpu_auto_algorithm(statistics.rows, endpoint_degree, weighted and not small_values, threshold)
+        threshold = GPU_TOTAL_SKEW if later else GPU_HUB_SKEW if hubs else GPU_WEDGE_SKEW
+        return gpu_auto_algorithm(
+            statistics.rows, endpoint_degree, weighted and not small_values, threshold, later
+        )
     return "hash", (
         "algorithm auto -> hash: on the CPU engine one direct-address table per "
         "vertex was the fastest configuration, or close to it, on every graph "
@@ -213,7 +226,7 @@ def choose_merge_total(rows, spread, pipeline, total):
     return "csr", None
 
 
-def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDGE_SKEW):
+def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDGE_SKEW, later=False):
     """``(algorithm, reason)`` of ``algorithm="auto"`` on the GPU.
 
     Parameters
@@ -228,8 +241,11 @@ def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDG
         Per-vertex sums of arc products (:func:`make_plan`'s ``weighted``).
     threshold : float, optional
         The mean endpoint degree from which wedge (or hash) counts:
-        :data:`GPU_WEDGE_SKEW`, or :data:`GPU_HUB_SKEW` for an unweighted
-        undirected count.
+        :data:`GPU_WEDGE_SKEW`, :data:`GPU_HUB_SKEW` for an unweighted
+        undirected count, :data:`GPU_TOTAL_SKEW` with ``later``.
+    later : bool, optional
+        The prepared graph chooses between wedge and merge where this says wedge
+        (:func:`choose_after_preparation`); the reason says so.
     """
     if rows < GPU_LOOK_ROWS:
         return "merge", (
@@ -245,6 +261,13 @@ def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDG
             f"sum(d^2)/sum(d) = {skew:,.0f} (>= {threshold:,}) and sums of arc values "
             "per vertex, for which wedge searches every closing arc's value and hash reads "
             "it beside its table (docs/benchmarks.md, 'auto: weighted sums on the GPU')"
+        )
+    if skew >= threshold and later:
+        return "wedge", (
+            f"algorithm auto -> wedge or merge, chosen on the prepared graph: {rows:,} edge rows "
+            f"and a mean endpoint degree sum(d^2)/sum(d) = {skew:,.0f} (>= {threshold:,}), a total "
+            "on ascending-degree ids, where merge reads short lists and wedge spreads a hub's "
+            "wedges over the threads (rules.choose_after_preparation)"
         )
     if skew >= threshold:
         return "wedge", (

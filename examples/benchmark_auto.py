@@ -30,6 +30,7 @@ Usage::
     python examples/benchmark_auto.py --device gpu --generated --suite --json auto_gpu.json
     python examples/benchmark_auto.py --device gpu --shapes --json auto_shapes.json
     python examples/benchmark_auto.py --device gpu --suite --shapes --algorithms merge wedge hash
+    python examples/benchmark_auto.py --suite --shapes --kernels --repeats 7   # the GPU rule's measurement
     python examples/benchmark_auto.py --smoke
 """
 
@@ -194,6 +195,49 @@ def bench_graph(name, load, device, once, repeats, confirm, algorithms=None):
     return row
 
 
+def work_and_kernels(name, load, repeats):
+    """``--kernels``: what the rule after preparation reads of the graph on
+    ascending-degree ids (``algorithms/work.py``), and the kernel ms of wedge and
+    merge there, and of merge on degree orientation, totals (merge's inline
+    layout) and per node."""
+    import cupy
+    from benchmark_gpu import kernel_only_ms  # CUDA events
+
+    from nx_tricount.algorithms import merge, wedge
+    from nx_tricount.algorithms.work import work_of
+    from nx_tricount.classes.preparation import mean_endpoint_degree
+
+    src, dst, n = load()
+    src, dst = cupy.asarray(src), cupy.asarray(dst)
+    skew = mean_endpoint_degree(TriGraph(src, dst, n), "gpu")
+    ascending = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    by_degree = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
+    work = work_of(ascending)
+    times = {}
+    for mode in ("total", "per_node"):
+        inline = {"total_layout": "inline"} if mode == "total" else {}
+        times[f"wedge {mode}"] = kernel_only_ms(lambda: wedge.count_gpu(ascending, mode), repeats)
+        for label, prepared in (("merge (id, degree)", ascending), ("merge (degree, none)", by_degree)):
+            times[f"{label} {mode}"] = kernel_only_ms(
+                lambda: merge.count_gpu(prepared, mode, **inline), repeats
+            )
+    row = dict(
+        graph=name,
+        skew=skew,
+        wedges_per_arc=work.wedges / work.arcs,
+        reads_per_arc=work.merge_reads / work.arcs,
+        bitmap_share=work.bitmap_share,
+        kernel_ms=times,
+    )
+    print(
+        f"{name:14s} S={skew:9.1f} wedges/arc={row['wedges_per_arc']:7.2f} "
+        f"reads/arc={row['reads_per_arc']:8.2f} bitmap={work.bitmap_share:4.0%} | "
+        + "  ".join(f"{k} {v:.3f}" for k, v in times.items()),
+        flush=True,
+    )
+    return row
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -217,6 +261,11 @@ def main():
         "--algorithms", nargs="+", choices=list(ALGORITHMS), help="just these algorithms' configurations"
     )
     parser.add_argument("--json", help="write the rows here")
+    parser.add_argument(
+        "--kernels",
+        action="store_true",
+        help="instead: each graph's work for the rule after preparation, and wedge's and merge's kernels",
+    )
     parser.add_argument(
         "--smoke",
         action="store_true",
@@ -242,6 +291,12 @@ def main():
         graphs.update(SHAPES)
     if args.only:
         graphs = {name: graphs[name] for name in args.only}
+    if args.kernels:  # the rule's measurement, on the GPU
+        rows = [work_and_kernels(name, load, args.repeats) for name, load in graphs.items()]
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"device": "gpu", "date": time.strftime("%Y-%m-%d"), "rows": rows}, f, indent=1)
+        return
     once = once_timer(args.device)
     print(f"device: {args.device}; date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
     if args.smoke:

@@ -36,12 +36,12 @@ from ..metadata.config import (
 )
 from .preparing import in_passes, streaming, together
 from .rules import (
+    after_preparation_applies,
     choose_algorithm,
     choose_device,
     choose_merge_total,
     choose_ordering,
     choose_pipeline,
-    chooses_after_preparation,
 )
 from .spread import Spread, decide
 from .tasks import CountTask
@@ -398,7 +398,7 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
     later = False
     if chosen == "auto":
         later = settings["orientation"] == settings["ordering"] == "auto"
-        later = later and chooses_after_preparation(statistics, chosen_device, spread, weighted, total)
+        later = later and after_preparation_applies(statistics, chosen_device, spread, weighted, total)
         chosen, reason = choose_algorithm(
             statistics, chosen_device, spread, weighted, total, small_values, later
         )

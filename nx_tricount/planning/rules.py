@@ -30,7 +30,7 @@ __all__ = [
     "choose_ordering",
     "choose_pipeline",
     "choose_merge_total",
-    "chooses_after_preparation",
+    "after_preparation_applies",
     "choose_after_preparation",
 ]
 
@@ -116,7 +116,7 @@ def choose_algorithm(statistics, device, spread, weighted, total=False, small_va
     spread as ``spread`` (:func:`~.spread.decide`); ``weighted``, ``total`` and
     ``small_values`` are :func:`~.plan.make_plan`'s; ``later``: the prepared graph
     will choose between wedge and merge where this says wedge
-    (:func:`chooses_after_preparation`). A directed transitivity
+    (:func:`after_preparation_applies`). A directed transitivity
     counted whole on the GPU follows the undirected rule: merge and wedge both
     count it on the arc pairs; so do sums of small values (a directed graph's pair
     counts), which wedge adds in its plain per-node counters."""
@@ -282,7 +282,7 @@ def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDG
     )
 
 
-def chooses_after_preparation(statistics, device, spread, weighted, total):
+def after_preparation_applies(statistics, device, spread, weighted, total):
     """Whether ``auto``'s wedge (:func:`choose_algorithm`) is chosen again on the
     prepared graph, against merge on the same CSR (:func:`choose_after_preparation`):
     for an unweighted undirected total on the GPU, prepared there whole (not in

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.algorithms import work
+from nx_tricount.algorithms import shares, work
 from nx_tricount.algorithms.work import Work, work_of
 from nx_tricount.classes import preparation
 from nx_tricount.classes.preparation import statistics
+from nx_tricount.execution import phases, replicas
 from nx_tricount.execution.execute import run
 from nx_tricount.gpu.device import gpu_available
 from nx_tricount.io.edge_arrays import from_edges
@@ -193,6 +194,29 @@ def test_a_count_settles_the_plan_it_runs(make, expected):
     H = nx.Graph(zip(src.tolist(), dst.tolist()))
     H.remove_edges_from(nx.selfloop_edges(H))
     assert counted.total == sum(nx.triangles(H).values()) // 3
+
+
+def test_a_replicated_count_settles_before_its_shares(monkeypatch):
+    # The shares are cut by the settled algorithm's costs and counted with it.
+    src, dst = copying_edges(3000, 10, 0.3, seed=1)
+    n = int(max(src.max(), dst.max())) + 1
+    prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    spread = nx_tricount.make_plan(nx.path_graph(3), device="cpu", regime="replicated").spread
+    deferred = _deferred("cpu")
+    plan = replace(
+        deferred, spread=spread, after_preparation=replace(deferred.after_preparation, spread=spread)
+    )
+    cut = []
+    real = shares.work_shares
+    monkeypatch.setattr(
+        shares, "work_shares", lambda p, algorithm, k: cut.append(algorithm) or real(p, algorithm, k)
+    )
+    monkeypatch.setattr(replicas, "work_shares", shares.work_shares)
+    with phases.collect() as records:
+        counted = run(plan, prepared, "total")
+    assert cut == ["merge"] and counted.algorithm == "merge"
+    assert [r["algorithm"] for r in records if r["worker"] == "plan"] == ["merge"]
+    assert counted.total == run(replace(deferred, after_preparation=None), prepared, "total").total
 
 
 @pytest.mark.gpu

@@ -165,31 +165,78 @@ kept_keys(const long long* __restrict__ keys, const bool* __restrict__ kept, lon
                });
 }
 
-// The keys of one range of the key space, in their order (KEY_SENTINEL in none):
-// the ranges are cut by `cuts` ascending splitters, range h holding the keys from
-// splitters[h - 1] up to splitters[h]. A stable compaction in two launches of one
-// grid, one pair for each range (nx_tricount/preprocess/together.py).
-__device__ __forceinline__ long long in_range(const long long* __restrict__ keys, long long i,
-                                              const long long* __restrict__ splitters, int cuts,
-                                              int range) {
-    long long key = keys[i];
-    if (key == KEY_SENTINEL) return 0;
+// The keys of the ranges of the key space cut by `cuts` ascending splitters
+// (range h holds the keys from splitters[h - 1] up to splitters[h]; KEY_SENTINEL
+// is in none), each in order: a stable compaction into every range at once, in
+// two launches of one grid that each read the keys once (nx_tricount/preprocess/
+// together.py). A pair of launches takes the ranges first .. first + count - 1,
+// count at most RANGES_PER_LAUNCH.
+#define RANGES_PER_LAUNCH 8
+
+__device__ __forceinline__ int range_of(long long key, const long long* __restrict__ splitters,
+                                        int cuts) {
     int h = 0;
     while (h < cuts && key >= splitters[h]) ++h;
-    return h == range;
+    return key == KEY_SENTINEL ? -1 : h;
 }
 
+// totals[k * gridDim.x + b]: how many keys of block b's chunk fall in range first + k.
 extern "C" __global__ void __launch_bounds__(256)
 range_totals(const long long* __restrict__ keys, long long m, const long long* __restrict__ splitters,
-             int cuts, int range, long long chunk, long long* totals) {
-    chunk_total(m, chunk, totals, [&](long long i) { return in_range(keys, i, splitters, cuts, range); });
+             int cuts, int first, int count, long long chunk, long long* totals) {
+    u64 counts[RANGES_PER_LAUNCH] = {};
+    long long begin = min(m, (long long)blockIdx.x * chunk), end = min(m, begin + chunk);
+    for (long long i = begin + threadIdx.x; i < end; i += blockDim.x) {
+        int k = range_of(keys[i], splitters, cuts) - first;
+#pragma unroll
+        for (int r = 0; r < RANGES_PER_LAUNCH; ++r) counts[r] += k == r;
+    }
+#pragma unroll
+    for (int r = 0; r < RANGES_PER_LAUNCH; ++r) {
+        if (r < count) {  // the same for the whole block
+            u64 sum = block_sum(counts[r]);
+            if (threadIdx.x == 0) totals[r * gridDim.x + blockIdx.x] = (long long)sum;
+            __syncthreads();  // block_sum's shared sums are read before they are reused
+        }
+    }
 }
 
+// Each key of block b's chunk in range first + k written to outs[k] (a pointer to
+// int64), after the keys of that range in the blocks before b (range_totals).
 extern "C" __global__ void __launch_bounds__(256)
 range_keys(const long long* __restrict__ keys, long long m, const long long* __restrict__ splitters,
-           int cuts, int range, long long chunk, const long long* __restrict__ totals, long long* out) {
-    scan_chunk(m, chunk, totals, [&](long long i) { return in_range(keys, i, splitters, cuts, range); },
-               [&](long long i, long long at, long long c) {
-                   if (c) out[at] = keys[i];
-               });
+           int cuts, int first, int count, long long chunk, const long long* __restrict__ totals,
+           const unsigned long long* __restrict__ outs) {
+    __shared__ long long warp_totals[32];
+    long long running[RANGES_PER_LAUNCH];
+#pragma unroll
+    for (int r = 0; r < RANGES_PER_LAUNCH; ++r) {
+        running[r] = 0;
+        if (r < count) {
+            u64 earlier = 0;
+            for (unsigned b = threadIdx.x; b < blockIdx.x; b += blockDim.x)
+                earlier += (u64)totals[r * gridDim.x + b];
+            earlier = block_sum(earlier);
+            if (threadIdx.x == 0) warp_totals[0] = (long long)earlier;
+            __syncthreads();
+            running[r] = warp_totals[0];
+            __syncthreads();
+        }
+    }
+    long long begin = min(m, (long long)blockIdx.x * chunk), end = min(m, begin + chunk);
+    for (long long base = begin; base < end; base += blockDim.x) {
+        long long i = base + threadIdx.x;
+        long long key = i < end ? keys[i] : KEY_SENTINEL;
+        int k = range_of(key, splitters, cuts) - first;
+#pragma unroll
+        for (int r = 0; r < RANGES_PER_LAUNCH; ++r) {
+            if (r < count) {
+                long long c = k == r;
+                long long inclusive = block_inclusive_sum(c, warp_totals);
+                if (c) reinterpret_cast<long long*>(outs[r])[running[r] + inclusive - 1] = key;
+                running[r] += warp_totals[(blockDim.x >> 5) - 1];  // the tile's keys in range r
+                __syncthreads();  // before the next scan overwrites warp_totals
+            }
+        }
+    }
 }

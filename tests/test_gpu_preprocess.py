@@ -107,9 +107,11 @@ def test_gpu_ops_equal_host_ops(name):
     for dtype in (np.int32, np.int64):
         same("csr_of_sorted_keys", padded, n, dtype, arc_keys.size)
 
-    # Keys cut into ranges (SENTINEL in none), empty ranges and no cut included.
+    # Keys cut into ranges (SENTINEL in none), empty ranges and no cut included, and
+    # more ranges than one pair of launches fills.
     real = keys[keys != host_ops.SENTINEL]
-    for splitters in ([], [int(np.median(real))] if real.size else [0], [0, 0, host_ops.SENTINEL]):
+    many_cuts = [int(q) for q in np.quantile(real, np.linspace(0, 1, 12)[1:-1])] if real.size else [0] * 10
+    for splitters in ([], [int(np.median(real))] if real.size else [0], [0, 0, host_ops.SENTINEL], many_cuts):
         expected = host_ops.keys_by_range(keys, splitters)
         got = gpu_ops.keys_by_range(cp.asarray(keys), splitters)
         assert len(got) == len(expected) == len(splitters) + 1

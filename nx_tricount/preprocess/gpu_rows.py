@@ -29,6 +29,9 @@ __all__ = [
     "keys_by_range",
 ]
 
+#: Ranges one pair of :func:`keys_by_range`'s launches fills (``kernels/edge_rows.cu``).
+RANGES_PER_LAUNCH = 8
+
 #: Most blocks of a chunked scan's two launches: each block adds up the totals of
 #: the blocks before its chunk.
 SCAN_BLOCKS = 1024
@@ -141,20 +144,26 @@ def compact_kept(keys, kept, count=None):
 def keys_by_range(keys, splitters):
     """The int64 ``keys`` of each range cut by the ascending ``splitters`` (Python
     ints; :data:`~.dedup.SENTINEL` keys in none), each in order: a chunked
-    compaction per range, and one synchronisation per range (its size)."""
+    compaction into :data:`RANGES_PER_LAUNCH` ranges at once, and one
+    synchronisation for their sizes. One compaction per range, as before, read
+    the keys twice a range: 5.4 ms of R-MAT 25's half on an H200 for two ranges."""
     import cupy
 
     keys = cupy.ascontiguousarray(keys)
     cuts = cupy.asarray(splitters, dtype=np.int64)
     m = keys.size
     blocks, chunk = scan_chunks(m)
-    totals = cupy.empty(blocks, dtype=np.int64)
     ranges = []
-    for h in range(len(splitters) + 1):
-        common = (keys, np.int64(m), cuts, np.int32(len(splitters)), np.int32(h), np.int64(chunk))
+    for first in range(0, len(splitters) + 1, RANGES_PER_LAUNCH):
+        count = min(RANGES_PER_LAUNCH, len(splitters) + 1 - first)
+        common = (keys, np.int64(m), cuts, np.int32(len(splitters)), np.int32(first), np.int32(count))
+        common += (np.int64(chunk),)
+        totals = cupy.empty(count * blocks, dtype=np.int64)
         launch_scan("range_totals", blocks, (*common, totals))
-        out = cupy.empty(int(totals.sum()), dtype=np.int64)
-        if out.size:
-            launch_scan("range_keys", blocks, (*common, totals, out))
-        ranges.append(out)
+        sizes = totals.reshape(count, blocks).sum(axis=1).get()
+        outs = [cupy.empty(int(size), dtype=np.int64) for size in sizes]
+        pointers = cupy.asarray([out.data.ptr for out in outs], dtype=np.uint64)
+        if m:
+            launch_scan("range_keys", blocks, (*common, totals, pointers))
+        ranges.extend(outs)
     return ranges

@@ -23,7 +23,7 @@ def to_current_gpu(array):
     if array.device.id == cupy.cuda.Device().id:
         return array
     copy = cupy.empty(array.shape, dtype=array.dtype)
-    copy_into(copy, array)
+    pull_into(copy, array)
     return copy
 
 
@@ -51,8 +51,11 @@ def copy_into(target, array):
 def pull_into(target, array):
     """:func:`copy_into` made by the current GPU's own threads (``kernels/peers.cu``),
     which read ``array`` straight from its GPU's memory: unlike the driver's copy,
-    it does not wait for that GPU's kernels to leave it room. Where the two GPUs
-    have no peer access, or an end is not 16-byte aligned, :func:`copy_into`."""
+    it does not wait for that GPU's kernels to leave it room (a peer's share of
+    the keys gathered while that GPU sorts its own: R-MAT 25 on two H200s, 18.6
+    ms against 3.3). Where the two GPUs have no peer access, :func:`copy_into`;
+    where ``target`` is not 16-byte aligned (a piece of a gathered array), the
+    pull goes through an aligned copy on this GPU."""
     import cupy
 
     from . import runtime
@@ -61,13 +64,18 @@ def pull_into(target, array):
     here = target.device.id
     if source != here:
         _enable_peer_access(here, source)
-    aligned = (array.data.ptr | target.data.ptr) % PULL_ALIGNMENT == 0
     peer = source == here or cupy.cuda.runtime.deviceCanAccessPeer(here, source)
+    aligned = array.data.ptr % PULL_ALIGNMENT == 0
     if not (aligned and peer and array.flags.c_contiguous and target.size == array.size):
         copy_into(target, array)
         return
     if target.dtype != array.dtype:
         raise ValueError(f"pull_into: {array.dtype} into {target.dtype}")
+    if target.data.ptr % PULL_ALIGNMENT:
+        pulled = cupy.empty(array.shape, dtype=array.dtype)
+        pull_into(pulled, array)
+        copy_into(target, pulled)
+        return
     kernel = runtime.function("peers.cu", "pull_bytes")
     args = (np.uint64(array.data.ptr), target, np.int64(array.nbytes))
     runtime.launch(kernel, -(-array.nbytes // PULL_ALIGNMENT), args, grid=runtime.resident_blocks(kernel, 0))

@@ -198,12 +198,12 @@ def _gathered(arrays, device):
         return np.concatenate([to_host(a) for a in arrays])
     import cupy
 
-    from ..gpu.peers import copy_into
+    from ..gpu.peers import pull_into
 
     out = cupy.empty(sum(int(a.size) for a in arrays), dtype=arrays[0].dtype)
     start = 0
     for array in arrays:
-        copy_into(out[start : start + array.size], array)
+        pull_into(out[start : start + array.size], array)
         start += array.size
     return out
 

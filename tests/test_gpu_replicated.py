@@ -208,6 +208,27 @@ def test_the_gpus_prepare_an_unweighted_count_together_and_copy_a_weighted_one()
     assert all(size > 0 for size in others) and (others or devices == [here, here])
 
 
+def test_edges_on_a_gpu_are_prepared_together_and_count_as_one_gpu(edges):
+    # The edge rows in GPU memory: the other workers read their shares from that
+    # GPU, and no worker is sent a copy of the prepared graph.
+    src, dst, _ = edges
+    G = nx_tricount.from_edges(src, dst)
+    devices = _workers()
+    with nx.config.backends.tricount(devices=devices, regime="replicated"):
+        plan = nx_tricount.make_plan(G, device="gpu", algorithm="wedge", total=True)
+        assert plan.spread.prepared_together and "prepared together" in str(plan), plan
+        with phases.collect() as records:
+            transitivity = nx.transitivity(G, backend="tricount", device="gpu", algorithm="wedge")
+            clustering = nx.average_clustering(G, backend="tricount", device="gpu", algorithm="wedge")
+    whole = nx_tricount.from_edges(src, dst)
+    assert transitivity == nx.transitivity(whole, backend="tricount", device="gpu") > 0
+    assert clustering == pytest.approx(
+        nx.average_clustering(whole, backend="tricount", device="gpu"), rel=1e-14
+    )
+    assert [r["devices"] for r in records if r["worker"] == "prepare"] == [devices]
+    assert all(r["bytes"] == 0 for r in records if isinstance(r["worker"], int))
+
+
 @pytest.mark.usefixtures("two_gpus")
 def test_a_graph_over_one_gpu_is_replicated_when_the_gpus_prepare_it_together():
     # Under a memory limit its whole count does not fit, but each GPU's share of

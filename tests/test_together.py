@@ -103,18 +103,17 @@ REPLICATED_ON_GPUS = Spread(executor="gpus", regime="replicated", shares=16, dev
 
 
 @pytest.mark.parametrize(
-    "spread, orientation, ordering, simple_unweighted, pipeline, resident",
+    "spread, orientation, ordering, simple_unweighted, pipeline",
     [
-        (REPLICATED_ON_GPUS, "id", "degree", True, "sorted", True),  # edges on a GPU
-        (REPLICATED_ON_GPUS, "id", "degree", False, "sorted", False),  # weighted or directed
-        (REPLICATED_ON_GPUS, "id", "degree", True, "hashed", False),  # one launch on one GPU
-        (REPLICATED_ON_GPUS, "a-direction", "none", True, "sorted", False),  # more than the degrees
-        (REPLICATED_ON_GPUS, "id", "a-order", True, "sorted", False),
-        (Spread(executor="serial", regime="replicated", shares=8), "id", "degree", True, "sorted", False),
-        (Spread(executor="gpus", devices=(0, 1), parts=2), "id", "degree", True, "sorted", False),
+        (REPLICATED_ON_GPUS, "id", "degree", False, "sorted"),  # weighted or directed
+        (REPLICATED_ON_GPUS, "id", "degree", True, "hashed"),  # one launch on one GPU
+        (REPLICATED_ON_GPUS, "a-direction", "none", True, "sorted"),  # more than the degrees
+        (REPLICATED_ON_GPUS, "id", "a-order", True, "sorted"),
+        (Spread(executor="serial", regime="replicated", shares=8), "id", "degree", True, "sorted"),
+        (Spread(executor="gpus", devices=(0, 1), parts=2), "id", "degree", True, "sorted"),
     ],
 )
 def test_the_plan_prepares_together_only_where_it_applies(
-    spread, orientation, ordering, simple_unweighted, pipeline, resident
+    spread, orientation, ordering, simple_unweighted, pipeline
 ):
-    assert together(spread, orientation, ordering, simple_unweighted, pipeline, resident) is spread
+    assert together(spread, orientation, ordering, simple_unweighted, pipeline) is spread

@@ -416,7 +416,7 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
     spread = streaming(spread, orientation, ordering, simple_unweighted)
     pipeline, reason = choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted)
     reasons.append(reason)
-    spread = together(spread, orientation, ordering, simple_unweighted, pipeline, statistics.resident)
+    spread = together(spread, orientation, ordering, simple_unweighted, pipeline)
     merge_total = None
     if chosen == "merge" and chosen_device == "gpu":
         merge_total, reason = choose_merge_total(statistics.rows, spread, pipeline, total)

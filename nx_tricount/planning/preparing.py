@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..preprocess.streamed import STREAMED
 
-__all__ = ["streaming", "in_passes", "together"]
+__all__ = ["streaming", "in_passes", "together", "replicated_on_gpus"]
 
 
 def streaming(spread, orientation, ordering, simple_unweighted):
@@ -34,19 +34,19 @@ def in_passes(spread, orientation, ordering):
     return not spread.prepared_in_passes or (orientation, ordering) in STREAMED
 
 
-def together(spread, orientation, ordering, simple_unweighted, pipeline, resident):
+def together(spread, orientation, ordering, simple_unweighted, pipeline):
     """``spread`` with :attr:`Spread.prepared_together` decided: the GPUs of a
-    replicated count prepare its graph together when its edge rows are in host
-    memory (not ``resident``: each GPU moves its share over its own link), it is
-    the unweighted undirected simple graph (``simple_unweighted``) of the sorting
-    ``pipeline``, prepared by rules that need only the degrees, and the current
-    GPU is one of them (it holds the results). Edges already on a GPU are
-    prepared there and copied: on two H200s that took 0.095 s and a 15 ms copy
-    for R-MAT 25, against 0.107-0.15 s prepared together (docs/benchmarks.md,
-    "Several GPUs"). A spread that fits only so (``needs_together``) and is not
-    prepared together here is planned again by the caller, on the 2D partition."""
-    replicated_on_gpus = spread.regime == "replicated" and spread.executor == "gpus"
-    if not (replicated_on_gpus and not resident and simple_unweighted and pipeline == "sorted"):
+    replicated count prepare its graph together when it is the unweighted
+    undirected simple graph (``simple_unweighted``) of the sorting ``pipeline``,
+    prepared by rules that need only the degrees, and the current GPU is one of
+    them (it holds the results). Edges in host memory: each GPU moves its share
+    over its own link. Edges on a GPU: the others read their shares from it; on
+    two H200s R-MAT 25 counted in 0.308 s so, against 0.317 prepared on the one
+    GPU (0.099 s) and copied to the other, whose count then started 15 ms later
+    (docs/benchmarks.md, "Several GPUs"). A spread that fits only so
+    (``needs_together``) and is not prepared together here is planned again by
+    the caller, on the 2D partition."""
+    if not replicated_on_gpus(spread) or not (simple_unweighted and pipeline == "sorted"):
         return spread
     if (orientation, ordering) not in STREAMED:
         return spread
@@ -55,8 +55,14 @@ def together(spread, orientation, ordering, simple_unweighted, pipeline, residen
     if cupy.cuda.Device().id not in spread.devices:
         return spread
     reason = (
-        f"prepared together: the edges are in host memory, and each of the {len(spread.devices)} "
-        f"GPUs moves and prepares a share of them, then gathers the others' ({orientation} "
-        f"orientation and {ordering} ordering need only the degrees)"
+        f"prepared together: each of the {len(spread.devices)} GPUs moves and prepares a share of "
+        f"the edges, then gathers the others' ({orientation} orientation and {ordering} ordering "
+        "need only the degrees)"
     )
     return replace(spread, prepared_together=True, reasons=(*spread.reasons, reason))
+
+
+def replicated_on_gpus(spread):
+    """Whether ``spread`` counts the whole graph on every GPU of a host (its
+    threads, not Dask's workers): the GPUs may then prepare it together."""
+    return spread.regime == "replicated" and spread.executor == "gpus"

@@ -12,6 +12,7 @@ from dataclasses import replace
 from ..algorithms.work import work_of
 from ..gpu.device import resolve_device
 from ..preprocess.hashed_csr import HASHED_MAX_ROWS, hashed_applies
+from .preparing import replicated_on_gpus
 
 __all__ = [
     "GPU_MIN_ROWS",
@@ -138,20 +139,20 @@ def choose_algorithm(statistics, device, spread, weighted, total=False, small_va
     if device == "gpu":
         # An unweighted count on one GPU starts from the simple graph: its build is
         # queued while the estimate crosses, so the GPU has it to run meanwhile. The
-        # GPUs of a replicated count may prepare edges in host memory together
-        # (preparing.together), none of them whole: the estimate reads its samples in
-        # host memory, where moving every row to one GPU (17 GB of R-MAT 27) for it
-        # would cost more.
+        # GPUs of a replicated count may prepare the graph together
+        # (preparing.together), none of them whole: edges in host memory give the
+        # estimate its samples there, where moving every row to one GPU (17 GB of
+        # R-MAT 27) for it would cost more.
         # A graph prepared in passes is not built whole: the estimate reads edges in
         # host memory there, and queues no simple graph.
-        several = spread.regime == "replicated" and spread.executor == "gpus" and not statistics.resident
+        several = replicated_on_gpus(spread)
         on_host = (several or spread.prepared_in_passes) and not statistics.resident
 
         def endpoint_degree():
             if on_host:
                 return statistics.mean_endpoint_degree("cpu")
             # A directed count starts from its arc pairs instead.
-            whole = not weighted and not spread.prepared_in_passes and not statistics.directed
+            whole = not (weighted or spread.prepared_in_passes or statistics.directed or several)
             return statistics.mean_endpoint_degree(device, then_simple_graph=whole)
 
         hubs = not weighted and not statistics.directed

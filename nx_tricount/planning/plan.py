@@ -277,8 +277,8 @@ def make_plan(
        undirected graph prepared on the GPU with degree orientation on its own
        ids, of at most ``HASHED_MAX_ROWS`` edge rows and ``HASHED_MAX_VERTICES``
        vertices; ``"sorted"`` otherwise.
-    7. **Prepared together.** A replicated count on several GPUs, of edges in
-       host memory whose graph step 5 names, on the sorting pipeline, is prepared
+    7. **Prepared together.** A replicated count on several GPUs, in host or
+       GPU memory, whose graph step 5 names, on the sorting pipeline, is prepared
        by its GPUs together, each ending with its copy
        (:func:`~nx_tricount.planning.preparing.together`). A graph replicated only
        if so, whose preprocessing cannot be prepared together, is planned again

@@ -81,3 +81,14 @@ def test_compile_options_change_when_an_included_file_changes(tmp_path):
     assert "-DVID=int" in after and f"-I{tmp_path}" in after
     digest_macro = after[2].removeprefix("-D")
     assert digest_macro.isidentifier()
+
+
+def test_the_range_cuts_fill_as_many_ranges_a_launch_as_their_kernels_count():
+    # keys_by_range launches RANGES_PER_LAUNCH ranges at once; the kernels size
+    # their per-thread counters by their own #define: the two must agree.
+    import re
+
+    from nx_tricount.preprocess.gpu_rows import RANGES_PER_LAUNCH
+
+    source = (KERNELS / "edge_rows.cu").read_text()
+    assert re.search(r"^#define RANGES_PER_LAUNCH (\d+)$", source, re.M).group(1) == str(RANGES_PER_LAUNCH)

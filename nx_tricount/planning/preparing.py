@@ -41,7 +41,7 @@ def together(spread, orientation, ordering, simple_unweighted, pipeline):
     prepared by rules that need only the degrees, and the current GPU is one of
     them (it holds the results). Edges in host memory: each GPU moves its share
     over its own link. Edges on a GPU: the others read their shares from it; on
-    two H200s R-MAT 25 counted in 0.308 s so, against 0.317 prepared on the one
+    two H200s R-MAT 25 counted in 0.305 s so, against 0.316 prepared on the one
     GPU (0.099 s) and copied to the other, whose count then started 15 ms later
     (docs/benchmarks.md, "Several GPUs"). A spread that fits only so
     (``needs_together``) and is not prepared together here is planned again by

@@ -29,20 +29,31 @@ csr_of_sorted_keys(const long long* __restrict__ keys, long long m, long long n,
     }
 }
 
-// indptr: n + 1 row pointers of m arcs. Thread t writes the rows of the span
-// arcs from t * span: a binary search for the first one's row (the
-// last whose start is at most it), then a walk along the row pointers. A search
-// per arc cost 25 steps each on R-MAT 25; a thread per row would serialise on a
-// long row.
+// indptr: n + 1 row pointers of m arcs. A block writes the rows of blockDim.x *
+// span consecutive arcs, its threads side by side (coalesced stores), each row the
+// last whose start is at most the arc. Thread 0 first finds the rows of the
+// block's first and last arcs, so that each arc's search covers only the few row
+// pointers between them, close together in the cache; and each thread's next
+// search starts at its last row. A thread writing span arcs of its own, after a
+// search of every row pointer, took 5 ms (H200) for R-MAT 25's 5.2e8 arcs. A
+// thread per row would serialise on a long row.
 extern "C" __global__ void __launch_bounds__(256)
 rows_of_pointers(const long long* __restrict__ indptr, long long n, long long m, long long span,
                  VID* rows) {
-    long long begin = global_thread() * span;
-    if (begin >= m) return;
-    long long end = min(m, begin + span);
-    long long row = last_at_most(indptr, n + 1, begin);
-    for (long long i = begin; i < end; ++i) {
-        while (indptr[row + 1] <= i) ++row;
+    __shared__ long long block_rows[2];
+    long long block_begin = (long long)blockIdx.x * blockDim.x * span;
+    if (block_begin >= m) return;  // the whole block
+    if (threadIdx.x == 0) {
+        long long block_end = min(m, block_begin + (long long)blockDim.x * span);
+        block_rows[0] = last_at_most(indptr, n + 1, block_begin);
+        block_rows[1] = last_at_most(indptr, n + 1, block_end - 1);
+    }
+    __syncthreads();
+    long long row = block_rows[0], last = block_rows[1];
+    for (long long j = 0; j < span; ++j) {
+        long long i = block_begin + threadIdx.x + j * blockDim.x;
+        if (i >= m) break;
+        row += last_at_most(indptr + row, last - row + 1, i);
         rows[i] = (VID)row;
     }
 }

@@ -182,8 +182,8 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
     return indptr, indices[:arcs], rows[:arcs]
 
 
-#: Arcs whose rows one thread of ``rows_of``'s kernel writes (``kernels/csr.cu``):
-#: 32 bytes of int32 rows, a whole sector of memory.
+#: Arcs whose rows one thread of ``rows_of``'s kernel writes (``kernels/csr.cu``),
+#: a block apart: a block's two searches cover this many arcs a thread.
 ROWS_SPAN = 8
 
 

@@ -15,7 +15,7 @@ from nx_tricount.planning.spread import Spread
 from nx_tricount.preprocess import host_ops
 from nx_tricount.preprocess.prepare import prepare_undirected
 from nx_tricount.preprocess.streamed import STREAMED
-from nx_tricount.preprocess.together import prepare_together
+from nx_tricount.preprocess.together import prepare_together, row_bounds
 
 ARRAYS = ("indptr", "indices", "rows", "degree")
 
@@ -77,6 +77,13 @@ def test_any_edge_list_on_any_number_of_workers(edges, workers, preprocessing):
         src, dst, n, orientation=orientation, ordering=ordering, devices=["cpu"] * workers
     )
     assert_same_csr(copies, whole)
+
+
+def test_rows_in_host_memory_are_cut_into_equal_slices():
+    src, dst = rmat_edges(8, 4, seed=3)
+    m = src.size
+    assert row_bounds(src, dst, ("cpu",) * 3) == [0, m // 3, 2 * m // 3, m]
+    assert row_bounds(src, dst, (0, 1)) == [0, m // 2, m]
 
 
 def test_distinct_keys_graph_is_the_deduplication():

@@ -7,18 +7,19 @@ Each step runs on every worker at once (a thread per GPU), and a worker reads
 what the others made in the step before straight from their memory (peer
 copies, :mod:`nx_tricount.gpu.peers`):
 
-1. **Distinct edges.** Worker ``g`` takes the ``g``-th slice of the edge rows,
-   from host memory or the GPU that holds them, and makes their edge keys; each
+1. **Distinct edges.** Worker ``g`` takes the ``g``-th slice of the edge rows
+   (:func:`row_bounds`: a larger one where they lie on its GPU), from host memory
+   or the GPU that holds them, and makes their edge keys; each
    key goes to the worker that owns its range of keys (splitters drawn from a
-   sample of every worker's keys), which sorts the keys it owns, marks the
-   distinct ones and counts their degrees.
+   sample of the rows), which sorts the keys it owns, marks the distinct ones
+   and counts their degrees.
 2. **Degrees.** Each worker adds up every worker's degree counts: the ordering
    and orientation of every edge are then known everywhere.
 3. **Arcs by source.** Each worker orients its edges, and each arc goes to the
    worker that owns its source's range of ids (splitters at the start of a row,
    drawn from a sample again), which sorts its arcs into its rows of the CSR.
-4. **The copies.** Each worker gathers every worker's rows, in order, and adds
-   up their row pointers.
+4. **The copies.** Each worker gathers every worker's rows, in order, adds up
+   their row pointers, and makes each arc's row from them.
 
 Every copy is the CSR :func:`~.prepare.prepare_simple` makes of the same graph,
 array for array: the same ordering and orientation rules on the same degrees,
@@ -40,14 +41,20 @@ from .ordering import relabel, vertex_order
 from .prepare import Prepared, ascending_arcs
 from .streamed import STREAMED
 
-__all__ = ["REPLICAS", "prepare_together", "range_splitters"]
+__all__ = ["REPLICAS", "prepare_together", "range_splitters", "row_bounds"]
 
 #: Key of the first worker's ``Prepared.derived`` that holds the other GPUs'
 #: copies, by GPU id.
 REPLICAS = "replicas"
 
-#: Keys each worker adds to the sample its splitters are drawn from.
+#: Keys a worker adds, on average, to the sample the splitters are drawn from.
 SAMPLES_PER_WORKER = 4096
+
+#: How many times as many edge rows a worker on the GPU that holds them takes as a
+#: worker that pulls its rows from there: keying and cutting R-MAT 25's rows took
+#: 11.8 ms on the GPU that pulled half of them, 5.7 on the GPU that held them (two
+#: H200s).
+PULLED_ROW_COST = 2.0
 
 
 def prepare_together(src, dst, n, *, orientation, ordering, devices):
@@ -81,18 +88,19 @@ def prepare_together(src, dst, n, *, orientation, ordering, devices):
     if not devices or (any(on_cpu) and not all(on_cpu)):
         raise ValueError(f"devices must be GPU ids or 'cpu' workers, not a mix or none; got {devices!r}")
     workers = len(devices)
-    bounds = [int(src.size) * g // workers for g in range(workers + 1)]
+    bounds = row_bounds(src, dst, devices)
+    stride = max(1, int(src.size) // (SAMPLES_PER_WORKER * workers))
+    # Splitters from a sample of the rows, drawn before any key is made: each
+    # worker then keys and cuts its rows in one step, at its own pace.
+    splitters = range_splitters([_row_sample(src, dst, n, stride)], workers)
 
     def edge_keys(g):
         rows = slice(bounds[g], bounds[g + 1])
         here_src, here_dst = _here(src[rows], devices[g]), _here(dst[rows], devices[g])
-        keys = ops_for(here_src).edge_keys(here_src, here_dst, n)
-        return keys, _sample(keys)
+        ops = ops_for(here_src)
+        return ops.keys_by_range(ops.edge_keys(here_src, here_dst, n), splitters)
 
-    keyed = _each(devices, edge_keys)
-    splitters = range_splitters([sample for _, sample in keyed], workers)
-    buckets = _each(devices, lambda g: ops_for(keyed[g][0]).keys_by_range(keyed[g][0], splitters))
-    keyed = None  # each step frees what the next no longer reads
+    buckets = _each(devices, edge_keys)
 
     def distinct(g):
         owned = _gathered([bucket[g] for bucket in buckets], devices[g])
@@ -110,7 +118,7 @@ def prepare_together(src, dst, n, *, orientation, ordering, devices):
         graph = copy.copy(simple[g])
         graph.degree = degree[g]  # the whole graph's: its own edges' degrees were a share
         keys, _ = ops_for(degree[g]).oriented_keys(orientation, graph, rank)
-        return keys, _sample(keys), perm
+        return keys, _sample(keys, stride), perm
 
     oriented = _each(devices, arcs)
     simple = None
@@ -131,7 +139,9 @@ def prepare_together(src, dst, n, *, orientation, ordering, devices):
     def whole(g):
         indptr = _sum_of([piece[0] for piece in pieces], devices[g])
         indices = _gathered([piece[1] for piece in pieces], devices[g])
-        arc_rows = _gathered([piece[2] for piece in pieces], devices[g])
+        # Each arc's row follows from the row pointers, made here faster than
+        # pulled from the other workers.
+        arc_rows = ops_for(indptr).rows_of(indptr, dtype)
         perm = perms[g]
         new_degree = degree[g] if perm is None else degree[g][perm]
         return Prepared(
@@ -216,10 +226,34 @@ def _sum_of(arrays, device):
     return total
 
 
-def _sample(keys):
-    """About :data:`SAMPLES_PER_WORKER` of ``keys``, evenly spaced, in host memory."""
-    stride = max(1, int(keys.size) // SAMPLES_PER_WORKER)
+def _sample(keys, stride):
+    """Every ``stride``-th key, in host memory: the same stride on every worker,
+    so that each worker's keys weigh in the pooled sample as many as they are."""
     return to_host(module_of(keys).ascontiguousarray(keys[::stride]))
+
+
+def _row_sample(src, dst, n, stride):
+    """The edge keys of every ``stride``-th row, in host memory."""
+    rows = slice(None, None, stride)
+    sample_src, sample_dst = (to_host(module_of(a).ascontiguousarray(a[rows])) for a in (src, dst))
+    return host_ops.edge_keys(sample_src.astype(np.int64), sample_dst.astype(np.int64), n)
+
+
+def row_bounds(src, dst, devices):
+    """Where each worker's slice of the edge rows starts, and the last ends: a
+    worker on the GPU that holds the rows takes :data:`PULLED_ROW_COST` times as
+    many as one that pulls its rows from there, so that the two finish their
+    keys together; equal slices otherwise (rows in host memory, ``"cpu"``
+    workers)."""
+    holder = _gpu_of(src) if _gpu_of(src) == _gpu_of(dst) else None
+    weights = np.array([PULLED_ROW_COST if holder is not None and d == holder else 1.0 for d in devices])
+    ends = np.cumsum(weights) / weights.sum()
+    return [0, *(int(src.size * end) for end in ends[:-1]), int(src.size)]
+
+
+def _gpu_of(array):
+    """The id of the GPU that holds ``array``, or None (host memory)."""
+    return None if module_of(array) is np else array.device.id
 
 
 def range_splitters(samples, workers):

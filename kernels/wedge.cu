@@ -527,6 +527,33 @@ extern "C" __global__ void wedge_hub_pairs(const long long* indptr, const VID* i
     hub_pairs[v + 1] = wedges;
 }
 
+// Each base vertex's cost in a count, to cut its shares by
+// (nx_tricount/algorithms/wedge_layout.py, gpu_vertex_costs), in wedges searched: its
+// wedges whose middle is below the bitmap at 1, those whose middle is a bitmap row
+// (their last k arcs, into the bitmap: k (k - 1) / 2 wedges) at bitmap_wedge, and its
+// arcs at arc; a vertex the hub block takes (hub_prefix, when given, leaves out its
+// wedges) its arcs at arc and its out-degree times a row's words at hub_word.
+extern "C" __global__ void __launch_bounds__(256)
+wedge_base_costs(const long long* __restrict__ indptr, const VID* __restrict__ indices,
+                 const long long* __restrict__ hub_prefix, long long n, long long first_row,
+                 long long words, double bitmap_wedge, double arc, double hub_word, double* costs) {
+    long long v = global_thread();
+    if (v >= n) return;
+    long long start = indptr[v], end = indptr[v + 1];
+    double d = (double)(end - start), wedges = d * (d - 1) / 2;
+    if (hub_prefix != nullptr && hub_prefix[v + 1] - hub_prefix[v] < (end - start) * (end - start - 1) / 2) {
+        costs[v] = arc * d + hub_word * d * (double)words;
+        return;
+    }
+    long long low = start, high = end;  // the first arc into the bitmap
+    while (low < high) {
+        long long mid = (low + high) >> 1;
+        if ((long long)indices[mid] < first_row) low = mid + 1; else high = mid;
+    }
+    double k = (double)(end - low), in_bitmap = k * (k - 1) / 2;
+    costs[v] = arc * d + (wedges - in_bitmap) + bitmap_wedge * in_bitmap;
+}
+
 // The first arc of v (CSR positions start .. end, sorted targets) whose target's row
 // holds fewer than 32 words: a target column of 32 (words - 31) or more.
 __device__ __forceinline__ long long first_short_arc(const VID* indices, long long start,

@@ -209,7 +209,7 @@ def test_a_replicated_count_settles_before_its_shares(monkeypatch):
     cut = []
     real = shares.work_shares
     monkeypatch.setattr(
-        shares, "work_shares", lambda p, algorithm, k: cut.append(algorithm) or real(p, algorithm, k)
+        shares, "work_shares", lambda p, algorithm, *a: cut.append(algorithm) or real(p, algorithm, *a)
     )
     monkeypatch.setattr(replicas, "work_shares", shares.work_shares)
     with phases.collect() as records:

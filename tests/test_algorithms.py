@@ -9,7 +9,8 @@ import pytest
 
 from graphs import cancelling_terms
 from nx_tricount.algorithms import count
-from nx_tricount.algorithms.wedge import wedge_pair, wedge_prefix
+from nx_tricount.algorithms.wedge import wedge_pair
+from nx_tricount.algorithms.wedge_layout import wedge_prefix
 from nx_tricount.io.generators import chung_lu_edges, copying_edges, grid_edges, rmat_edges
 from nx_tricount.metadata.config import CHOICES
 from nx_tricount.preprocess import prepare_arcs, prepare_undirected

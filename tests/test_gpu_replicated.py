@@ -60,6 +60,41 @@ def test_gpu_shares_add_up_to_the_whole_count(edges, algorithm, orientation, ord
             assert cupy.array_equal(total, whole) and int(whole.sum()) > 0
 
 
+@pytest.mark.parametrize("mode", ["total", "per_node", "per_edge"])
+def test_queued_shares_stay_on_the_gpu_and_settle_to_the_whole_count(edges, mode):
+    from nx_tricount.algorithms.gpu_count import queued, settled
+    from nx_tricount.algorithms.shares import add_raw, work_shares
+
+    src, dst, n = edges
+    prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    for algorithm in ALGORITHMS:
+        parameters = {"total_layout": "inline"} if algorithm == "merge" and mode == "total" else {}
+        whole = count_raw(prepared, algorithm, mode, "gpu", parameters)
+        raw = None
+        with queued():
+            for share in work_shares(prepared, algorithm, 4):
+                part = count_raw(prepared, algorithm, mode, "gpu", parameters, share)
+                assert isinstance(part, cupy.ndarray)  # not read back
+                raw = add_raw(raw, part)
+        if mode == "total":
+            assert settled(raw, mode) == whole > 0
+        else:
+            assert cupy.array_equal(settled(raw, mode), whole) and int(whole.sum()) > 0
+    assert isinstance(count_raw(prepared, "wedge", "total", "gpu"), int)  # outside, read back
+
+
+def test_the_gpu_holding_the_rows_takes_more_of_them_to_prepare_together(edges):
+    from nx_tricount.preprocess.together import PULLED_ROW_COST, row_bounds
+
+    src, dst, _ = edges
+    m = src.size
+    first = row_bounds(src, dst, (0, 1))
+    assert first[0] == 0 and first[-1] == m
+    assert abs((first[1] - first[0]) - PULLED_ROW_COST * (first[2] - first[1])) <= 2
+    assert row_bounds(src, dst, (0, 0)) == [0, m // 2, m]  # both hold them
+    assert row_bounds(src.get(), dst.get(), (0, 1)) == [0, m // 2, m]  # host memory
+
+
 def test_gpu_weighted_shares_add_up(edges):
     src, dst, n = edges
     values = cupy.asarray(np.random.default_rng(1).uniform(0.1, 2.0, src.size))
@@ -68,6 +103,33 @@ def test_gpu_weighted_shares_add_up(edges):
         whole = count_raw(prepared, algorithm, "per_node", "gpu")
         total = shares_sum(prepared, algorithm, "per_node", 3, "gpu")
         cupy.testing.assert_allclose(total[0] + total[1], whole[0] + whole[1], rtol=1e-12, atol=0)
+
+
+def test_wedge_shares_are_cut_by_what_each_part_of_its_count_costs(edges):
+    from nx_tricount.algorithms import base_costs
+    from nx_tricount.algorithms.shares import vertex_costs
+    from nx_tricount.algorithms.wedge import BITMAP_ROWS, HUB_NODE_WORDS, HUB_WORDS
+    from nx_tricount.algorithms.wedge_layout import BASE_COSTS, gpu_hub_prefix, gpu_layout
+
+    src, dst, n = edges
+    p = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    kernel_types = dict(vid=p.indices.dtype, weight=np.float64, eid=np.uint32)
+    _, _, layout = gpu_layout(p, BITMAP_ROWS, kernel_types)
+    indptr, indices, rows = p.indptr.get(), p.indices.get(), p.rows.get()
+    d = np.diff(indptr).astype(np.float64)
+    wedges = d * (d - 1) / 2
+    k = np.bincount(rows[indices >= layout.first_row], minlength=n).astype(np.float64)
+    for mode, hub_words in (("total", HUB_WORDS), ("per_node", HUB_NODE_WORDS)):
+        hub_prefix, _ = gpu_hub_prefix(p, layout, hub_words, mode == "per_node", kernel_types)
+        hub = np.diff(hub_prefix.get()) < wedges
+        bitmap_wedge, arc, hub_word = BASE_COSTS[mode]
+        searched = wedges - k * (k - 1) / 2 + bitmap_wedge * k * (k - 1) / 2
+        expected = arc * d + np.where(hub, hub_word * d * layout.words, searched)
+        assert hub.any() and (k[~hub] > 1).any()  # every part of the cost is there
+        np.testing.assert_allclose(base_costs(p, "wedge", mode, "gpu").get(), expected, rtol=1e-12)
+    # Per edge the wedges and arcs alone, as on the CPU.
+    per_edge = base_costs(p, "wedge", "per_edge", "gpu")
+    assert cupy.array_equal(per_edge, vertex_costs(p, "wedge"))
 
 
 def test_the_shares_of_a_count_build_the_wedge_bitmap_once(edges, monkeypatch):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.algorithms import count_raw
+from nx_tricount.algorithms import base_costs, count_raw
 from nx_tricount.algorithms.shares import add_raw, vertex_costs, work_shares
 from nx_tricount.classes import preparation
 from nx_tricount.execution import phases
@@ -34,7 +34,8 @@ def edges():
 def shares_sum(prepared, algorithm, mode, shares, device="cpu", parameters=None):
     """The raw counts of ``shares`` shares of ``prepared``, added up."""
     total = None
-    for share in work_shares(prepared, algorithm, shares):
+    costs = base_costs(prepared, algorithm, mode, device, parameters)  # as a replicated count cuts them
+    for share in work_shares(prepared, algorithm, shares, costs):
         total = add_raw(total, count_raw(prepared, algorithm, mode, device, parameters, share))
     return total
 

@@ -13,8 +13,9 @@ import importlib
 
 from ..metadata.catalog import ALGORITHMS
 from .counts import MODES, Counts, round_pairs
+from .shares import vertex_costs
 
-__all__ = ["count", "count_raw", "as_counts", "Counts", "MODES"]
+__all__ = ["count", "count_raw", "as_counts", "base_costs", "Counts", "MODES"]
 
 
 @functools.cache
@@ -63,6 +64,18 @@ def count_raw(prepared, algorithm, mode, device="cpu", parameters=None, vertices
     if device == "gpu":
         return module.count_gpu(prepared, mode, vertices=vertices, **(parameters or {}))
     return module.count_cpu(prepared, mode, vertices=vertices)
+
+
+def base_costs(prepared, algorithm, mode, device="cpu", parameters=None):
+    """Each base vertex's work in a count (float64, length ``n``, on the device of
+    ``prepared``), by which :func:`.shares.work_shares` cuts a count's shares:
+    :func:`.shares.vertex_costs`, but wedge's GPU count says its own where its hub
+    block takes wedges off (:func:`.wedge.gpu_base_costs`)."""
+    if device == "gpu" and algorithm == "wedge":
+        costs = _implementation(algorithm).gpu_base_costs(prepared, mode, **(parameters or {}))
+        if costs is not None:
+            return costs
+    return vertex_costs(prepared, algorithm)
 
 
 def as_counts(prepared, algorithm, mode, device, raw):

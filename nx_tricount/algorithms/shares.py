@@ -49,7 +49,7 @@ def vertex_costs(prepared, algorithm):
     return costs
 
 
-def work_shares(prepared, algorithm, shares):
+def work_shares(prepared, algorithm, shares, costs=None):
     """Cut the base vertices into at most ``shares`` ranges of falling cost.
 
     Parameters
@@ -60,6 +60,9 @@ def work_shares(prepared, algorithm, shares):
         The count's algorithm (:func:`vertex_costs`).
     shares : int
         How many ranges to cut, at least 1.
+    costs : array, optional
+        Each vertex's cost (float64, length ``n``, on the graph's device); by
+        default :func:`vertex_costs`.
 
     Returns
     -------
@@ -74,7 +77,7 @@ def work_shares(prepared, algorithm, shares):
     if shares == 1 or n < 2:
         return [(0, n)]
     xp = module_of(prepared.indptr)
-    cumulative = xp.cumsum(vertex_costs(prepared, algorithm))
+    cumulative = xp.cumsum(vertex_costs(prepared, algorithm) if costs is None else costs)
     # Shares of falling cost, S, S - 1, ..., 1 parts of S (S + 1) / 2: taken
     # costliest first, the last ones are small, and so is the wait for them.
     weights = np.arange(shares, 0, -1, dtype=np.float64)

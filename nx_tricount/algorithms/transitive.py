@@ -21,7 +21,8 @@ where the densest rows' states lie in a bitmap of two planes). docs/algorithms.m
 import numpy as np
 from numba import njit, prange
 
-from .wedge import CPU_SPREAD, find_position, first_wedge, next_wedge, wedge_prefix
+from .wedge import CPU_SPREAD, find_position, first_wedge, next_wedge
+from .wedge_layout import wedge_prefix
 
 __all__ = ["count_cpu", "count_gpu", "transitive_triples", "HUB_WORDS"]
 

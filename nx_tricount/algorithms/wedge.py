@@ -24,20 +24,22 @@ from .wedge_layout import (
     count_bitmap,
     count_hub,
     cross_sides,
+    cross_splits,
     gpu_hub_prefix,
     gpu_layout,
     gpu_share_prefix,
+    gpu_vertex_costs,
     rectangle_bytes,
     share_arcs,
     share_prefix,
     triangle_words,
+    wedge_prefix,
 )
 
 __all__ = [
     "count_cpu",
     "count_gpu",
-    "wedge_prefix",
-    "cross_splits",
+    "gpu_base_costs",
     "wedge_pair",
     "first_wedge",
     "next_wedge",
@@ -100,26 +102,6 @@ SMALL_VALUES = "small_values"
 #: Wedges per CPU task: enough to amortise the base-vertex search, small enough
 #: to balance 2..64 threads on graphs with a few hundred thousand wedges.
 CPU_SPREAD = 4096
-
-
-def wedge_prefix(indptr, splits=None):
-    """Return the int64 prefix sums of the wedges of each vertex, length ``n + 1``:
-    ``C(d+(v), 2)``, or with ``splits`` (a task graph's, :func:`cross_splits`) its
-    cross wedges ``split * (d+(v) - split)``."""
-    out_degree = np.diff(indptr)
-    pairs = out_degree * (out_degree - 1) // 2 if splits is None else splits * (out_degree - splits)
-    prefix = np.zeros(out_degree.size + 1, dtype=np.int64)
-    np.cumsum(pairs, out=prefix[1:])
-    return prefix
-
-
-def cross_splits(prepared):
-    """Each vertex's arcs to middles (int64, length ``n``) in a task graph
-    (``prepared.task_blocks``): they lead a source's row, and a wedge closes only
-    between one of them and an arc to a sink; 0 for the middles and sinks."""
-    sources, middles, _ = prepared.task_blocks
-    to_middles = (prepared.rows < sources) & (prepared.indices < sources + middles)
-    return np.bincount(prepared.rows[to_middles], minlength=prepared.n).astype(np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -293,6 +275,21 @@ def count_cpu(prepared, mode, vertices=None):
         return int(_total(p.indptr, p.indices, prefix, splits, CPU_SPREAD, both))
     arrays = (p.indptr, p.indices, prefix, splits, CPU_SPREAD, both)
     return accumulate_per_thread(_accumulate, arrays, p, mode)
+
+
+def gpu_base_costs(prepared, mode, *, bitmap_rows=None, hub_words=None, **_):
+    """Each base vertex's cost in :func:`count_gpu` of ``mode`` with these
+    parameters (:func:`.wedge_layout.gpu_vertex_costs`), for cutting its shares;
+    None where the count reads arc values, counts a task graph or per edge."""
+    p = prepared
+    if p.values is not None or p.task_blocks is not None or mode == "per_edge":
+        return None
+    hub_words = (HUB_NODE_WORDS if mode == "per_node" else HUB_WORDS) if hub_words is None else int(hub_words)
+    largest = BITMAP_ROWS if bitmap_rows is None else int(bitmap_rows)
+    if hub_words < 0 or not 0 <= largest <= 2**17:  # count_gpu says what is wrong
+        return None
+    kernel_types = dict(vid=p.indices.dtype, weight=np.float64, eid=np.uint32 if p.m < 2**32 else np.int64)
+    return gpu_vertex_costs(p, mode, largest, hub_words, kernel_types)
 
 
 def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, threads=None, vertices=None):

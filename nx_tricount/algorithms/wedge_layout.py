@@ -11,6 +11,8 @@ import numpy as np
 from .shares import share_scratch
 
 __all__ = [
+    "wedge_prefix",
+    "cross_splits",
     "BITMAP_MIN_OUT_DEGREE",
     "BitmapLayout",
     "gpu_layout",
@@ -20,6 +22,8 @@ __all__ = [
     "build_bitmap",
     "gpu_hub_prefix",
     "count_hub",
+    "gpu_vertex_costs",
+    "BASE_COSTS",
     "gpu_share_prefix",
     "share_prefix",
     "count_bitmap",
@@ -38,6 +42,26 @@ HUB_THREADS = 128
 #: Largest out-degree of a hub vertex per node: its block keeps a counter per arc in
 #: shared memory (8 KiB), beside its row and the row's ranks (16 KiB at 65536 rows).
 HUB_NODE_DEGREE = 2048
+
+
+def wedge_prefix(indptr, splits=None):
+    """Return the int64 prefix sums of the wedges of each vertex, length ``n + 1``:
+    ``C(d+(v), 2)``, or with ``splits`` (a task graph's, :func:`cross_splits`) its
+    cross wedges ``split * (d+(v) - split)``."""
+    out_degree = np.diff(indptr)
+    pairs = out_degree * (out_degree - 1) // 2 if splits is None else splits * (out_degree - splits)
+    prefix = np.zeros(out_degree.size + 1, dtype=np.int64)
+    np.cumsum(pairs, out=prefix[1:])
+    return prefix
+
+
+def cross_splits(prepared):
+    """Each vertex's arcs to middles (int64, length ``n``) in a task graph
+    (``prepared.task_blocks``): they lead a source's row, and a wedge closes only
+    between one of them and an arc to a sink; 0 for the middles and sinks."""
+    sources, middles, _ = prepared.task_blocks
+    to_middles = (prepared.rows < sources) & (prepared.indices < sources + middles)
+    return np.bincount(prepared.rows[to_middles], minlength=prepared.n).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -248,6 +272,39 @@ def count_hub(prepared, layout, prefix, hub_prefix, bitmap, out, per_node, kerne
     # The row; per node also its ranks and a counter per arc.
     shared = 4 * (2 * layout.words + HUB_NODE_DEGREE) if per_node else 4 * layout.words
     runtime.launch(kernel, layout.rows * HUB_THREADS, args, threads=HUB_THREADS, shared_mem=shared)
+
+
+#: What a count's parts cost in wedges searched, by mode (``kernels/wedge.cu``,
+#: ``wedge_base_costs``): a wedge whose middle is a bitmap row, an arc, and a word
+#: of the hub block's rows. Fitted to the times of 48 shares of R-MAT 22 and of
+#: R-MAT 25 (H200), the geometric means of the two: an arc cost 6.7 wedges on
+#: R-MAT 22 and 17.8 on R-MAT 25 (docs/algorithms.md, "Shares by cost").
+BASE_COSTS = {"total": (0.39, 10.9, 0.011), "per_node": (0.45, 14.9, 0.040)}
+
+
+def gpu_vertex_costs(prepared, mode, largest, hub_words, kernel_types):
+    """Each base vertex's cost in a GPU count of ``mode`` (``"total"`` or
+    ``"per_node"``; float64, length ``n``), in wedges searched
+    (:data:`BASE_COSTS`), for :func:`.shares.work_shares`: wedges whose middle
+    is a bitmap row cost a third of a search, and an arc ten wedges or more. By
+    wedges alone the last third of R-MAT 25's cost took 2.4% of its count.
+    ``hub_words`` 0: no hub block."""
+    import cupy
+
+    from ..gpu import runtime
+
+    p = prepared
+    _, _, layout = gpu_layout(p, largest, kernel_types)
+    hub_prefix = None
+    if hub_words and layout.rows:
+        hub_prefix, _ = gpu_hub_prefix(p, layout, hub_words, mode == "per_node", kernel_types)
+    bitmap_wedge, arc, hub_word = BASE_COSTS[mode]
+    costs = cupy.empty(p.n, dtype=np.float64)
+    kernel = runtime.function("wedge.cu", "wedge_base_costs", **kernel_types)
+    args = (p.indptr, p.indices, hub_prefix, np.int64(p.n), np.int64(layout.first_row))
+    args += (np.int64(layout.words), np.float64(bitmap_wedge), np.float64(arc), np.float64(hub_word), costs)
+    runtime.launch(kernel, max(p.n, 1), args)
+    return costs
 
 
 def share_prefix(prefix, vertices):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..algorithms import as_counts, count_raw
+from ..algorithms import as_counts, base_costs, count_raw
 from ..algorithms.shares import add_raw, release_scratch, work_shares
 from ..gpu.device import module_of, to_host, to_module
 from ..preprocess.prepare import Prepared
@@ -54,8 +54,9 @@ def run(plan, prepared, mode):
 
         cupy.cuda.get_current_stream().synchronize()
     start = time.perf_counter()
-    shares = work_shares(prepared, plan.algorithm, plan.spread.shares)
     arguments = (plan.algorithm, mode, plan.device, dict(plan.parameters))
+    costs = base_costs(prepared, *arguments)
+    shares = work_shares(prepared, plan.algorithm, plan.spread.shares, costs)
     executor = plan.spread.executor
     try:
         if executor == "gpus":
@@ -99,14 +100,7 @@ def _on_gpus(prepared, shares, arguments, devices):
                         copies[device_id] = _copied_here(prepared)
                 graph = copies[device_id]
                 counting = time.perf_counter()
-                raw, taken = None, 0
-                while True:
-                    try:
-                        share = pending.popleft()
-                    except IndexError:  # none left
-                        break
-                    raw = add_raw(raw, count_raw(graph, *arguments, share))
-                    taken += 1
+                raw, taken = _count_shares(graph, pending, arguments)
                 if raw is not None and not isinstance(raw, int):
                     raw = cupy.ascontiguousarray(raw)
                 cupy.cuda.get_current_stream().synchronize()
@@ -141,6 +135,33 @@ def _on_gpus(prepared, shares, arguments, devices):
         cupy.cuda.get_current_stream().synchronize()
         phases.record(worker="combine", device=home, combine_s=round(time.perf_counter() - started, 6))
     return total
+
+
+def _count_shares(graph, pending, arguments):
+    """``(raw, taken)``: the sum of the shares this GPU took from ``pending`` until
+    none was left, and how many. Each share is queued behind the one the GPU is
+    counting (:func:`~nx_tricount.algorithms.gpu_count.queued`), and taken once
+    the one before that has run: the GPU never waits for the host, and no GPU
+    holds more than two shares the others might have taken."""
+    import cupy
+
+    from ..algorithms.gpu_count import queued, settled
+
+    raw, taken, before = None, 0, None
+    with queued():
+        while True:
+            try:
+                share = pending.popleft()
+            except IndexError:  # none left
+                break
+            raw = add_raw(raw, count_raw(graph, *arguments, share))
+            taken += 1
+            counted = cupy.cuda.Event(block=True, disable_timing=True)
+            counted.record()
+            if before is not None:
+                before.synchronize()
+            before = counted
+    return (None if raw is None else settled(raw, arguments[1])), taken
 
 
 def _copied_here(prepared):

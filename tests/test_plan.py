@@ -400,6 +400,38 @@ def test_small_graphs_run_numba_on_one_thread():
         assert numba.get_num_threads() == before
 
 
+def test_a_parallel_call_after_a_rest_wakes_an_idle_core_first(monkeypatch):
+    import time
+    from types import SimpleNamespace
+
+    from nx_tricount.gpu import device
+
+    started = []
+
+    class Thread:
+        def __init__(self, target, daemon):
+            assert daemon
+            self.target = target
+
+        def start(self):
+            started.append(self.target)
+
+    monkeypatch.setattr(device, "threading", SimpleNamespace(Thread=Thread))
+    monkeypatch.setattr(device, "_last_parallel_end", -float("inf"))
+    with device.host_threads(device.HOST_SERIAL_ROWS - 1):  # one thread: none to wake
+        pass
+    assert started == []
+    with device.host_threads(device.HOST_SERIAL_ROWS):
+        pass
+    with device.host_threads(device.HOST_SERIAL_ROWS):  # right after: the cores are awake
+        pass
+    assert len(started) == 1
+    monkeypatch.setattr(device, "_last_parallel_end", time.perf_counter() - 2 * device.REST_S)
+    with device.host_threads(device.HOST_SERIAL_ROWS):
+        pass
+    assert len(started) == 2
+
+
 @pytest.mark.parametrize("rows", [100, 60_000])
 def test_a_call_on_a_small_graph_counts_on_one_thread_and_restores_the_threads(monkeypatch, rows):
     # Below HOST_SERIAL_ROWS the call's parallel code sees one thread; after the

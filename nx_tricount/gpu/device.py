@@ -6,6 +6,8 @@ machines without it.
 
 import contextlib
 import functools
+import threading
+import time
 
 import numpy as np
 
@@ -18,6 +20,7 @@ __all__ = [
     "to_module",
     "HOST_SERIAL_ROWS",
     "host_threads",
+    "wake_a_core",
     "GPUNotAvailableError",
 ]
 
@@ -113,20 +116,46 @@ def to_module(array, xp):
     return to_gpu(np.asarray(array))
 
 
-#: Graphs of fewer edge rows run numba's parallel code on one thread: on a 2-core
-#: VM the first parallel region after an idle pause waited 2-8 ms for the other
-#: thread to wake, more than that thread saves below this size (measured:
-#: docs/algorithms.md, "CPU engine: one thread for small graphs").
-HOST_SERIAL_ROWS = 50_000
+#: Graphs of fewer edge rows run numba's parallel code on one thread: below this
+#: size the second thread saves less than its wake-up costs, even with an idle
+#: core woken first (:func:`wake_a_core`; measured: docs/algorithms.md, "CPU
+#: engine: one thread for small graphs").
+HOST_SERIAL_ROWS = 10_000
+
+
+#: Seconds after the last call on all of numba's threads from which the cores count
+#: as at rest (:func:`wake_a_core`): after 10 ms of rest a parallel region of the
+#: 2-core VM woke its threads in 0.05 ms, after 30 ms in 2 ms.
+REST_S = 0.02
+
+#: When the last call on all of numba's threads ended (``time.perf_counter``).
+_last_parallel_end = -float("inf")
+
+
+def wake_a_core():
+    """After :data:`REST_S` without a parallel call, start a thread that ends at
+    once: the system runs it on an idle core, which is then awake when numba's
+    threads are woken for the call's first parallel region. On the 2-core VM of
+    docs/benchmarks.md, after 50 ms of rest, that region waited 5.3-7.8 ms for a
+    core at rest, 0.35 ms after the wake; back to back, the wake cost 1.4 ms of
+    a 7.2 ms call (docs/algorithms.md, "CPU engine: one thread for small graphs")."""
+    if time.perf_counter() - _last_parallel_end > REST_S:
+        threading.Thread(target=int, daemon=True).start()
 
 
 @contextlib.contextmanager
 def host_threads(rows):
     """Run numba's parallel code inside on one thread for a graph of fewer than
     :data:`HOST_SERIAL_ROWS` edge rows (``rows``), else on all of numba's
-    threads; the threads before are restored on the way out."""
+    threads, an idle core woken first (:func:`wake_a_core`); the threads before
+    are restored on the way out."""
+    global _last_parallel_end
     if rows >= HOST_SERIAL_ROWS:
-        yield
+        wake_a_core()
+        try:
+            yield
+        finally:
+            _last_parallel_end = time.perf_counter()
         return
     import numba
 

@@ -49,50 +49,69 @@ def _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode
     return found
 
 
+#: Arcs, and vertices, a thread takes at a time: each thread takes every
+#: threads-th chunk (numba hands each thread one contiguous range of a prange,
+#: and where the work gathers on some ids one thread did most of it).
+ARC_CHUNK = 1024
+VERTEX_CHUNK = 64
+
+
 @njit(cache=True, inline="always")
-def _arc_total(kind, indptr, indices, rows, ascending, first, end):
+def _arc_total(kind, indptr, indices, rows, ascending, first, end, threads):
     nothing = np.zeros(0, dtype=np.int64)  # no values, no row: TOTAL credits nothing
     total = 0
-    for e in prange(first, end):
-        u, v = rows[e], indices[e]
-        total += _count_arc(kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing)
+    for t in prange(threads):
+        for chunk_start in range(first + t * ARC_CHUNK, end, threads * ARC_CHUNK):
+            for e in range(chunk_start, min(end, chunk_start + ARC_CHUNK)):
+                u, v = rows[e], indices[e]
+                total += _count_arc(kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing)
     return total
 
 
 @njit(cache=True, inline="always")
 def _arc_accumulate(kind, indptr, indices, rows, ascending, first, end, values, weighted, mode, out):
     """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
-    for e in prange(first, end):
+    threads = out.shape[0]
+    for t in prange(threads):
         row = out[numba.get_thread_id()]
-        u, v = rows[e], indices[e]
-        _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row)
+        for chunk_start in range(first + t * ARC_CHUNK, end, threads * ARC_CHUNK):
+            for e in range(chunk_start, min(end, chunk_start + ARC_CHUNK)):
+                u, v = rows[e], indices[e]
+                _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row)
 
 
 @njit(cache=True, inline="always")
-def _vertex_total(kind, indptr, indices, ascending, first, end):
+def _vertex_total(kind, indptr, indices, ascending, first, end, threads):
     nothing = np.zeros(0, dtype=np.int64)
     total = 0
-    for u in prange(first, end):
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            total += _count_arc(kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing)
+    for t in prange(threads):
+        for chunk_start in range(first + t * VERTEX_CHUNK, end, threads * VERTEX_CHUNK):
+            for u in range(chunk_start, min(end, chunk_start + VERTEX_CHUNK)):
+                for e in range(indptr[u], indptr[u + 1]):
+                    v = indices[e]
+                    total += _count_arc(
+                        kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing
+                    )
     return total
 
 
 @njit(cache=True, inline="always")
 def _vertex_accumulate(kind, indptr, indices, ascending, first, end, values, weighted, mode, out):
     """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
-    for u in prange(first, end):
+    threads = out.shape[0]
+    for t in prange(threads):
         row = out[numba.get_thread_id()]
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row)
+        for chunk_start in range(first + t * VERTEX_CHUNK, end, threads * VERTEX_CHUNK):
+            for u in range(chunk_start, min(end, chunk_start + VERTEX_CHUNK)):
+                for e in range(indptr[u], indptr[u + 1]):
+                    v = indices[e]
+                    _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row)
 
 
 # The parallel entry points: each loop with one intersection inlined (see above).
 @njit(parallel=True, cache=True)
-def _merge_arcs_total(indptr, indices, rows, ascending, first, end):
-    return _arc_total(MERGE, indptr, indices, rows, ascending, first, end)
+def _merge_arcs_total(indptr, indices, rows, ascending, first, end, threads):
+    return _arc_total(MERGE, indptr, indices, rows, ascending, first, end, threads)
 
 
 @njit(parallel=True, cache=True)
@@ -101,8 +120,8 @@ def _merge_arcs_accumulate(indptr, indices, rows, ascending, first, end, values,
 
 
 @njit(parallel=True, cache=True)
-def _search_arcs_total(indptr, indices, rows, ascending, first, end):
-    return _arc_total(SEARCH, indptr, indices, rows, ascending, first, end)
+def _search_arcs_total(indptr, indices, rows, ascending, first, end, threads):
+    return _arc_total(SEARCH, indptr, indices, rows, ascending, first, end, threads)
 
 
 @njit(parallel=True, cache=True)
@@ -111,8 +130,8 @@ def _search_arcs_accumulate(indptr, indices, rows, ascending, first, end, values
 
 
 @njit(parallel=True, cache=True)
-def _bitmap_arcs_total(indptr, indices, rows, ascending, first, end):
-    return _arc_total(BITMAP, indptr, indices, rows, ascending, first, end)
+def _bitmap_arcs_total(indptr, indices, rows, ascending, first, end, threads):
+    return _arc_total(BITMAP, indptr, indices, rows, ascending, first, end, threads)
 
 
 @njit(parallel=True, cache=True)
@@ -121,8 +140,8 @@ def _bitmap_arcs_accumulate(indptr, indices, rows, ascending, first, end, values
 
 
 @njit(parallel=True, cache=True)
-def _search_vertices_total(indptr, indices, ascending, first, end):
-    return _vertex_total(SEARCH, indptr, indices, ascending, first, end)
+def _search_vertices_total(indptr, indices, ascending, first, end, threads):
+    return _vertex_total(SEARCH, indptr, indices, ascending, first, end, threads)
 
 
 @njit(parallel=True, cache=True)
@@ -150,7 +169,7 @@ def count_arcs(kind, prepared, mode, vertices=None):
     first, end = (0, p.m) if vertices is None else (int(p.indptr[vertices[0]]), int(p.indptr[vertices[1]]))
     arrays = (p.indptr, p.indices, p.rows, bool(p.ascending), first, end)
     if mode == "total":
-        return int(total(*arrays))
+        return int(total(*arrays, numba.get_num_threads()))
     return accumulate_per_thread(accumulate, arrays, p, mode)
 
 
@@ -161,5 +180,5 @@ def count_vertices(kind, prepared, mode, vertices=None):
     first, end = (0, p.n) if vertices is None else (int(vertices[0]), int(vertices[1]))
     arrays = (p.indptr, p.indices, bool(p.ascending), first, end)
     if mode == "total":
-        return int(total(*arrays))
+        return int(total(*arrays, numba.get_num_threads()))
     return accumulate_per_thread(accumulate, arrays, p, mode)

@@ -69,8 +69,9 @@ def count_raw(prepared, algorithm, mode, device="cpu", parameters=None, vertices
 def base_costs(prepared, algorithm, mode, device="cpu", parameters=None):
     """Each base vertex's work in a count (float64, length ``n``, on the device of
     ``prepared``), by which :func:`.shares.work_shares` cuts a count's shares:
-    :func:`.shares.vertex_costs`, but wedge's GPU count says its own where its hub
-    block takes wedges off (:func:`.wedge.gpu_base_costs`)."""
+    :func:`.shares.vertex_costs`, but an unweighted wedge total or per-node count
+    on the GPU weighs its own parts, bitmap wedges, arcs and hub block
+    (:func:`.wedge.gpu_base_costs`)."""
     if device == "gpu" and algorithm == "wedge":
         costs = _implementation(algorithm).gpu_base_costs(prepared, mode, **(parameters or {}))
         if costs is not None:

@@ -82,6 +82,36 @@ def test_the_compiled_loops_follow_each_rule(values):
     assert _bits(left_to_right) == _bits(_left_to_right_reference(listed))
 
 
+@settings(deadline=None, max_examples=300)
+@given(
+    arrays(np.float64, st.integers(0, 60), elements=FLOATS | SPREAD),
+    st.lists(st.integers(0, 60), max_size=4),
+)
+def test_a_sum_slice_by_slice_is_the_whole_arrays(values, cuts):
+    # How a GPU array is added as it reaches host memory.
+    pieces = np.split(values, sorted(min(c, values.size) for c in cuts))
+    for compensated in (True, False):
+        whole = python_sum._sum_of_slices([values], compensated)
+        assert _bits(python_sum._sum_of_slices(pieces, compensated)) == _bits(whole)
+        assert _bits(python_sum._sum_of_slices(pieces + [values[:0]], compensated)) == _bits(whole)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("size", [10, BUILTIN_BELOW + 3, 3 * BUILTIN_BELOW])
+def test_a_gpu_arrays_sum_is_pythons(monkeypatch, size):
+    # Large arrays are added slice by slice from the GPU: several slices here.
+    import cupy
+
+    from nx_tricount.gpu import transfers
+
+    monkeypatch.setattr(transfers, "SLICE_BYTES", 1 << 16)
+    rng = np.random.default_rng(size)
+    values = rng.standard_normal(size) * rng.choice([1.0, 1e-16, 1e16], size)
+    expected = sum(values.tolist())
+    assert _bits(python_float_sum(cupy.asarray(values))) == _bits(expected)
+    assert _bits(node_mean(cupy.asarray(values), True, size=size + 5)) == _bits(expected / (size + 5))
+
+
 def test_long_arrays_take_the_compiled_loop():
     values = np.random.default_rng(7).standard_normal(BUILTIN_BELOW + 3) * 1e12
     assert _bits(python_float_sum(values)) == _bits(sum(values.tolist()))

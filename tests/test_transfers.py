@@ -100,3 +100,21 @@ def test_a_download_waits_for_the_work_that_writes_it(small_stages):
         values = cupy.arange(1 << 20, dtype=np.int64)
         values = cupy.cumsum(values * 3 + 1)
         assert np.array_equal(transfers.to_cpu(values), np.cumsum(np.arange(1 << 20) * 3 + 1))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+@pytest.mark.parametrize("size", [0, 1, 1000, (1 << 18) + 5])
+def test_host_slices_hand_over_every_value_in_order(small_stages, dtype, size):
+    """Read slice by slice (each a view, copied before the next is asked for),
+    the values are the array's; the slices are the size asked for, the last one
+    the rest, and the copy waits for the work that writes the array."""
+    import cupy
+
+    values = cupy.cumsum(cupy.arange(size, dtype=np.int64) * 3 + 1).astype(dtype)
+    slices = [piece.copy() for piece in transfers.host_slices(values, slice_bytes=4096)]
+    step = 4096 // np.dtype(dtype).itemsize
+    assert [piece.size for piece in slices] == [min(step, size - s) for s in range(0, size, step)]
+    assert all(piece.dtype == dtype for piece in slices)
+    joined = np.concatenate(slices) if slices else np.zeros(0, dtype=dtype)
+    assert np.array_equal(joined, np.cumsum(np.arange(size, dtype=np.int64) * 3 + 1).astype(dtype))

@@ -73,9 +73,9 @@ def _on_gpu(sums, degree, reciprocal):
 
 def nonzero_terms(ratio, nonzero):
     """The coefficients ``ratio`` (CuPy) where ``nonzero`` (:func:`from_sums`)
-    holds, in order, in host memory: every nonzero coefficient, and any that
+    holds, in order, on the GPU: every nonzero coefficient, and any that
     rounded to 0. A compaction by kernels compiled ahead (CuPy's masks would
-    compile theirs at a process's first call); only those values are transferred."""
+    compile theirs at a process's first call)."""
     from ..preprocess.gpu_rows import compact_kept
 
-    return compact_kept(ratio.view(np.int64), nonzero).view(np.float64).get()
+    return compact_kept(ratio.view(np.int64), nonzero).view(np.float64)

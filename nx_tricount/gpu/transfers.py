@@ -16,12 +16,24 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["STAGED_MIN_BYTES", "STAGE_BYTES", "to_gpu", "to_cpu", "parallel_copy", "PendingCount"]
+__all__ = [
+    "STAGED_MIN_BYTES",
+    "STAGE_BYTES",
+    "SLICE_BYTES",
+    "to_gpu",
+    "to_cpu",
+    "host_slices",
+    "parallel_copy",
+    "PendingCount",
+]
 
 #: Arrays smaller than this are copied directly (staging costs more than it saves).
 STAGED_MIN_BYTES = 1 << 20
 #: Bytes of each of the two pinned staging buffers of a GPU.
 STAGE_BYTES = 1 << 27
+#: Bytes of each slice :func:`host_slices` hands over: small enough that the
+#: first one's wait is short, large enough that its reader's loop dominates.
+SLICE_BYTES = 1 << 23
 #: Bytes each host thread copies at a time.
 _COPY_BLOCK = 1 << 20
 
@@ -160,6 +172,43 @@ def to_cpu(array):
         if arrived is not None:
             _drain(staging, target, *arrived)
     return out
+
+
+def host_slices(array, slice_bytes=None):
+    """Yield the CuPy array ``array`` in host memory, slice after slice in order:
+    each a one-dimensional NumPy view of a pinned staging buffer, valid until the
+    next is asked for. While the caller reads one slice, the next crosses the
+    bus: a host loop over a GPU array (a sum in Python's order) waits only for
+    the first slice, not for the whole copy. Slices of ``slice_bytes`` (by
+    default :data:`SLICE_BYTES`), at most a staging buffer."""
+    import cupy
+
+    array = cupy.ascontiguousarray(array).reshape(-1)
+    step = max(1, min(slice_bytes or SLICE_BYTES, STAGE_BYTES) // array.itemsize)
+    starts = range(0, array.size, step)
+    staging = _staging_of_current_gpu()
+
+    def send(index):
+        start = starts[index]
+        stop = min(array.size, start + step)
+        b = index % 2
+        buffer = staging.buffers[b][: (stop - start) * array.itemsize].view(array.dtype)
+        cupy.asnumpy(array[start:stop], stream=staging.stream, out=buffer, blocking=False)
+        staging.record(b)
+        return b, buffer
+
+    with staging.lock:
+        # The copies wait for the work that writes ``array`` on the current stream.
+        staging.stream.wait_event(cupy.cuda.get_current_stream().record())
+        arriving = send(0) if starts else None
+        for index in range(len(starts)):
+            b, buffer = arriving
+            staging.wait(b)
+            # The other buffer's slice was read: the caller asked for this one.
+            arriving = send(index + 1) if index + 1 < len(starts) else None
+            yield buffer
+        staging.wait(0)
+        staging.wait(1)
 
 
 def _drain(staging, target, b, start, stop):

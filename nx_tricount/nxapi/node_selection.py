@@ -143,7 +143,8 @@ def node_mean(coefficients, count_zeros, size=None):
 
     With ``count_zeros``, ``coefficients`` may leave zeros out (a zero changes
     neither rule's sum: :func:`~nx_tricount.quantities.per_vertex.mean_terms`);
-    ``size`` is then the number of all of them."""
+    ``size`` is then the number of all of them, and ``coefficients`` may be a
+    CuPy array, added as it reaches host memory. Without, a NumPy array."""
     if not count_zeros:
         coefficients = coefficients[np.abs(coefficients) > 0]
     return python_float_sum(coefficients) / (len(coefficients) if size is None else size)

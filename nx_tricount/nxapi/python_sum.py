@@ -8,7 +8,9 @@ at the end unless it is zero or not finite. Its start value, the int ``0``, adds
 as ``0.0`` does. :func:`python_float_sum` runs the loop of the running
 interpreter's rule in numba, so that a mean over millions of nodes needs no
 Python float objects; without ``fastmath`` numba keeps IEEE order, operation
-for operation.
+for operation. Values on the GPU are added slice by slice as they reach host
+memory (:func:`~nx_tricount.gpu.transfers.host_slices`), the loop's state
+carried from one slice to the next: the copy runs while the host adds.
 """
 
 import math
@@ -28,17 +30,16 @@ BUILTIN_BELOW = 1 << 17
 
 
 @njit(cache=True)
-def _left_to_right(values):
-    total = 0.0
+def _left_to_right(values, total):
     for x in values:
         total += x
     return total
 
 
 @njit(cache=True)
-def _neumaier(values):
-    total = 0.0
-    compensation = 0.0
+def _neumaier(values, total, compensation):
+    """The running sum and compensation after ``values``; the compensation is
+    added once, after the last value (:func:`_neumaier_end`)."""
     for x in values:
         t = total + x
         if abs(total) >= abs(x):
@@ -46,6 +47,10 @@ def _neumaier(values):
         else:
             compensation += (x - t) + total
         total = t
+    return total, compensation
+
+
+def _neumaier_end(total, compensation):
     # CPython: keeps the sign of a negative zero and an infinite sum infinite.
     if compensation != 0.0 and math.isfinite(compensation):
         total += compensation
@@ -57,7 +62,7 @@ def python_float_sum(values, compensated=COMPENSATED):
 
     Parameters
     ----------
-    values : numpy.ndarray
+    values : numpy.ndarray or cupy.ndarray
         One-dimensional, float64.
     compensated : bool, optional
         CPython's rule from 3.12 on (Neumaier) or before it (left to right);
@@ -68,9 +73,30 @@ def python_float_sum(values, compensated=COMPENSATED):
     float or int
         The int ``0`` for no values, as ``sum([])``.
     """
+    if type(values).__module__.startswith("cupy"):
+        if values.size >= BUILTIN_BELOW:
+            from ..gpu.transfers import host_slices
+
+            return _sum_of_slices(host_slices(values.astype(np.float64, copy=False)), compensated)
+        values = values.get()
     values = np.ascontiguousarray(values, dtype=np.float64)
     if values.size == 0:
         return 0
     if values.size < BUILTIN_BELOW and compensated == COMPENSATED:
         return sum(values.tolist())
-    return float(_neumaier(values) if compensated else _left_to_right(values))
+    return _sum_of_slices([values], compensated)
+
+
+def _sum_of_slices(slices, compensated):
+    """The sum of the values of ``slices`` (NumPy float64 arrays) one after
+    another, as one array's; the int ``0`` if there are none."""
+    total, compensation, any_values = 0.0, 0.0, False
+    for values in slices:
+        any_values = any_values or values.size > 0
+        if compensated:
+            total, compensation = _neumaier(values, total, compensation)
+        else:
+            total = _left_to_right(values, total)
+    if not any_values:
+        return 0
+    return float(_neumaier_end(total, compensation) if compensated else total)

@@ -107,9 +107,9 @@ def clustering_coefficients(G, plan, weight, considered):
 
 
 def mean_terms(ratio, nonzero):
-    """The coefficients their mean adds, in host memory (``ratio`` and ``nonzero``
-    of :func:`clustering_coefficients`): on the GPU only those where ``nonzero``
-    holds come over (:func:`~nx_tricount.algorithms.coefficients.nonzero_terms`),
+    """The coefficients their mean adds (``ratio`` and ``nonzero`` of
+    :func:`clustering_coefficients`), on ``ratio``'s device: on the GPU only those
+    where ``nonzero`` holds (:func:`~nx_tricount.algorithms.coefficients.nonzero_terms`),
     as a zero changes neither of CPython's sums: the running sum starts at
     ``+0.0``, and a compensation a zero could spoil is one that is never added.
     R-MAT 25 on one H200: the mean of 33.5M coefficients had taken 0.08 s of a

@@ -182,6 +182,22 @@ def test_gpu_degrees_counted_in_many_passes_equal_host(monkeypatch, narrow):
     assert got.m == expected.m
 
 
+@pytest.mark.parametrize("size", [1, 2047, 3_000_001])
+def test_gpu_keys_by_range_over_many_tiles_equals_host(size):
+    # Blocks of several tiles of RANGE_ITEMS keys a thread, the last tile partial.
+    import cupy as cp
+
+    rng = np.random.default_rng(size)
+    keys = rng.integers(0, 1 << 40, size)
+    keys[rng.random(size) < 0.1] = host_ops.SENTINEL
+    for splitters in ([1 << 39], [int(q) for q in np.quantile(keys, [0.1, 0.3, 0.31, 0.6])], [0] * 9):
+        expected = host_ops.keys_by_range(keys, splitters)
+        got = gpu_ops.keys_by_range(cp.asarray(keys), splitters)
+        assert len(got) == len(expected) == len(splitters) + 1
+        for g, c in zip(got, expected):
+            np.testing.assert_array_equal(cp.asnumpy(g), c)
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_gpu_rows_of_equals_host(dtype):
     # Empty rows first, between and last; rows shorter and longer than one

@@ -51,10 +51,9 @@ REPLICAS = "replicas"
 SAMPLES_PER_WORKER = 4096
 
 #: How many times as many edge rows a worker on the GPU that holds them takes as a
-#: worker that pulls its rows from there: keying and cutting R-MAT 25's rows took
-#: 11.8 ms on the GPU that pulled half of them, 5.7 on the GPU that held them (two
-#: H200s).
-PULLED_ROW_COST = 2.0
+#: worker that pulls its rows from there, so that the two finish their keys
+#: together: R-MAT 25 on two H200s was prepared in 87 ms so, 91 at 2.0.
+PULLED_ROW_COST = 3.0
 
 
 def prepare_together(src, dst, n, *, orientation, ordering, devices):

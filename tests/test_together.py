@@ -13,9 +13,10 @@ from nx_tricount.io.generators import rmat_edges
 from nx_tricount.planning.preparing import together
 from nx_tricount.planning.spread import Spread
 from nx_tricount.preprocess import host_ops
+from nx_tricount.preprocess.dedup import SENTINEL
 from nx_tricount.preprocess.prepare import prepare_undirected
 from nx_tricount.preprocess.streamed import STREAMED
-from nx_tricount.preprocess.together import prepare_together, row_bounds
+from nx_tricount.preprocess.together import key_shares, prepare_together, range_splitters, row_bounds
 
 ARRAYS = ("indptr", "indices", "rows", "degree")
 
@@ -84,6 +85,17 @@ def test_rows_in_host_memory_are_cut_into_equal_slices():
     m = src.size
     assert row_bounds(src, dst, ("cpu",) * 3) == [0, m // 3, 2 * m // 3, m]
     assert row_bounds(src, dst, (0, 1)) == [0, m // 2, m]
+
+
+def test_a_worker_keying_fewer_rows_sorts_a_smaller_range_of_keys():
+    # It pulls more of its keys from the others; equal slices make equal ranges.
+    shares = key_shares([0, 750, 1000])
+    assert shares[0] > shares[1] and np.allclose(key_shares([0, 5, 10, 15]), key_shares([0, 5, 10, 15])[0])
+    keys = np.arange(10_000, dtype=np.int64)
+    (cut,) = range_splitters([keys], 2, shares)
+    assert cut == int(keys.size * shares[0] / shares.sum())
+    assert range_splitters([keys], 4, np.ones(4)) == range_splitters([keys], 4) == [2500, 5000, 7500]
+    assert range_splitters([np.full(3, SENTINEL)], 3, shares[:1].repeat(3)) == [SENTINEL] * 2
 
 
 def test_distinct_keys_graph_is_the_deduplication():

@@ -94,6 +94,17 @@ def test_keys_pack_sort_and_unpack(n):
     assert edges[0] == host_ops.packed_keys(np.array([1]), np.array([3]), n)[0]
 
 
+@pytest.mark.parametrize("dtypes", [(np.int32, np.int32), (np.int64, np.uint64), (np.uint8, np.int64)])
+def test_id_range_on_one_core_and_on_all_is_exact(monkeypatch, dtypes):
+    rng = np.random.default_rng(4)
+    src, dst = (rng.integers(0, 100, 1001).astype(dtype) for dtype in dtypes)
+    src[500], dst[7] = np.iinfo(dtypes[0]).max, np.iinfo(dtypes[1]).max
+    expected = (min(src.min().item(), dst.min().item()), max(src.max().item(), dst.max().item()))
+    assert host_ops.id_range(src, dst) == expected
+    monkeypatch.setattr(host_ops, "SERIAL_RANGE_IDS", 0)
+    assert host_ops.id_range(src, dst) == expected
+
+
 def test_csr_of_sorted_keys_stops_at_the_arcs():
     keys = np.sort(host_ops.packed_keys(np.array([0, 0, 2]), np.array([1, 2, 3]), 4))
     keys = np.concatenate([keys, [host_ops.SENTINEL] * 2])

@@ -310,19 +310,20 @@ def id_range(src, dst):
     """The smallest and the largest id of two non-empty id arrays, as Python ints:
     one pass over each (on every core for long arrays), where NumPy's min and max
     would make four passes on one core."""
-    if src.size < SERIAL_RANGE_IDS:
-        ranges = [[int(x) for x in _serial_range(ids)] for ids in (src, dst)]
-        return min(low for low, _ in ranges), max(high for _, high in ranges)
-    lows, highs = [], []
-    for ids in (src, dst):
-        chunks = min(ids.size, 256)
-        # Allocated here: a dtype inside the parallel function is unpickled at each
-        # call, where a Ctrl-C turns into numba's SystemError, not KeyboardInterrupt.
-        low, high = np.empty(chunks, dtype=ids.dtype), np.empty(chunks, dtype=ids.dtype)
-        _chunk_ranges(ids, low, high)
-        lows.append(int(low.min()))
-        highs.append(int(high.max()))
-    return min(lows), max(highs)
+    ranges = [_range_of(ids) for ids in (src, dst)]
+    return min(low for low, _ in ranges), max(high for _, high in ranges)
+
+
+def _range_of(ids):
+    if ids.size < SERIAL_RANGE_IDS:
+        low, high = _serial_range(ids)
+        return int(low), int(high)
+    chunks = min(ids.size, 256)
+    # Allocated here: a dtype inside the parallel function is unpickled at each
+    # call, where a Ctrl-C turns into numba's SystemError, not KeyboardInterrupt.
+    lows, highs = np.empty(chunks, dtype=ids.dtype), np.empty(chunks, dtype=ids.dtype)
+    _chunk_ranges(ids, lows, highs)
+    return int(lows.min()), int(highs.max())
 
 
 @njit(cache=True)
@@ -340,10 +341,4 @@ def _chunk_ranges(ids, lows, highs):
     """Minima and maxima of ``ids`` in ``lows.size`` non-empty chunks."""
     chunks = lows.size
     for c in prange(chunks):
-        start, end = ids.size * c // chunks, ids.size * (c + 1) // chunks
-        low = high = ids[start]
-        for t in range(start + 1, end):
-            x = ids[t]
-            low = min(low, x)
-            high = max(high, x)
-        lows[c], highs[c] = low, high
+        lows[c], highs[c] = _serial_range(ids[ids.size * c // chunks : ids.size * (c + 1) // chunks])

@@ -728,6 +728,143 @@ extern "C" __global__ void __launch_bounds__(256)
 HUB_ENTRY(wedge_hub_total, false)
 HUB_ENTRY(wedge_hub_per_node, true)
 
+// Each word's rank in its bitmap row: the set bits of the row's words before it (a
+// warp per row, rows of row_start's layout). Row w holds exactly N+(w), so the
+// position of u in N+(w) is indptr[w] + the rank of u's word + the bits below u's in
+// it (the weighted hub block).
+extern "C" __global__ void wedge_bitmap_ranks(const unsigned* __restrict__ bitmap, long long rows,
+                                              unsigned words, unsigned* ranks) {
+    long long r = global_thread() >> 5;
+    if (r >= rows) return;  // the whole warp
+    unsigned lane = lane_id(), first = row_start((unsigned)r, words);
+    unsigned count = words - ((unsigned)r >> 5), carry = 0;
+    for (unsigned k = 0; k < count; k += 32) {
+        unsigned i = k + lane;
+        unsigned bits = i < count ? __popc(bitmap[first + i]) : 0;
+        unsigned through = warp_inclusive_sum(bits);
+        if (i < count) ranks[first + i] = carry + through - bits;
+        carry += __shfl_sync(FULL_MASK, through, 31);
+    }
+}
+
+// One word q of a weighted hub block's arc v -> w: each set bit of row v AND row w
+// (`mine`, `bits_w`) is a triangle v -> w -> u whose term x = b(v -> w) b(v -> u)
+// b(w -> u) goes to w and v through the thread's pair (sum, error) of arc v -> w, and
+// to u through the pair of the closing arc w -> u in `terms` (its target is u).
+// Rows hold exactly the out-neighbourhoods, in CSR order: u's position in N+(v) is
+// its bit's rank in row v (`at_word`, the set bits of row v before word q, plus
+// those below it in its word), and in N+(w) likewise (`before`, from the ranks).
+// Crediting u through the closing arc rather than v's arc to u: the lanes of a warp
+// take different arcs v -> w, or different words of one, so their closing arcs
+// differ, where many would add to the same v -> u at once (R-MAT 22: 79 ms against
+// 102, one H200). A share of a count (CLOSING false) credits v's arc to u instead:
+// its `terms` hold its own arcs alone.
+template <bool CLOSING>
+__device__ __forceinline__ void weighted_word(unsigned mine, unsigned at_word, unsigned bits_w,
+                                              unsigned before, long long v_first,
+                                              long long w_first, WEIGHT b_vw,
+                                              const WEIGHT* __restrict__ values, WEIGHT* terms,
+                                              WEIGHT& sum, WEIGHT& error) {
+    for (unsigned both = mine & bits_w; both; both &= both - 1) {
+        unsigned below = (1u << (__ffs(both) - 1)) - 1;
+        long long closing = w_first + before + __popc(bits_w & below);
+        long long to_u = v_first + at_word + __popc(mine & below);
+        WEIGHT x = b_vw * values[to_u] * values[closing];
+        local_add(sum, error, x);
+        add_value(terms, CLOSING ? closing : to_u, x);
+    }
+}
+
+// hub_count of a weighted per-node count: a block per bitmap row, the hub vertex v's
+// row and its ranks in shared memory; a warp per out-neighbour's long row, a lane per
+// short one (weighted_word per word). Each arc v -> w's pair goes to `terms` (to w,
+// by wedge_arc_terms) and into the thread's pair of v's terms, added to out once per
+// warp. `ranks`: each bitmap word's rank in its row (wedge_bitmap_ranks).
+template <bool CLOSING>
+__device__ __forceinline__ void hub_weighted(const long long* indptr, const VID* indices,
+                                             const long long* prefix, const long long* hub_prefix,
+                                             const unsigned* __restrict__ bitmap,
+                                             const unsigned* __restrict__ ranks, VID first_row,
+                                             unsigned words, const WEIGHT* __restrict__ values,
+                                             WEIGHT* terms, WEIGHT* out) {
+    extern __shared__ unsigned hub_row_shared[];
+    VID v = first_row + (VID)blockIdx.x;
+    bool hub = prefix[v + 1] > prefix[v] && hub_prefix[v + 1] == hub_prefix[v];
+    if (!hub) return;
+    unsigned r = (unsigned)blockIdx.x, first_word = r >> 5, own = words - first_word;
+    unsigned *row_v = hub_row_shared, *rank = row_v + own;
+    long long start = indptr[v], end = indptr[v + 1];
+    const unsigned* row = bitmap + row_start(r, words);
+    for (unsigned q = threadIdx.x; q < own; q += blockDim.x) row_v[q] = row[q];
+    __syncthreads();
+    unsigned lane = lane_id(), warps = blockDim.x >> 5;
+    if (threadIdx.x < 32) {  // warp 0 ranks the words, 32 at a time
+        unsigned carry = 0;
+        for (unsigned first = 0; first < own; first += 32) {
+            unsigned q = first + lane;
+            unsigned bits = q < own ? __popc(row_v[q]) : 0;
+            unsigned below = warp_inclusive_sum(bits);
+            if (q < own) rank[q] = carry + below - bits;
+            carry += __shfl_sync(FULL_MASK, below, 31);
+        }
+    }
+    __syncthreads();
+    WEIGHT base_sum = 0, base_error = 0;
+    long long long_end = first_short_arc(indices, start, end, first_row, words);
+    for (long long a = start + (threadIdx.x >> 5); a < long_end; a += warps) {
+        unsigned c = (unsigned)(indices[a] - first_row), w_word = c >> 5;
+        long long row_first = (long long)row_start(c, words) - w_word;
+        long long w_first = indptr[indices[a]];
+        WEIGHT b_vw = values[a], sum = 0, error = 0;
+        for (unsigned q = w_word + lane; q < words; q += 32) {
+            unsigned mine = row_v[q - first_word], bits_w = __ldg(bitmap + row_first + q);
+            if (mine & bits_w) {
+                weighted_word<CLOSING>(mine, rank[q - first_word], bits_w,
+                                       __ldg(ranks + row_first + q), start, w_first, b_vw,
+                                       values, terms, sum, error);
+            }
+        }
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            WEIGHT other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
+            WEIGHT other_error = __shfl_down_sync(FULL_MASK, error, offset);
+            merge_pair(sum, error, other_sum, other_error);
+        }
+        if (lane == 0) {
+            add_pair(terms, a, sum, error);
+            merge_pair(base_sum, base_error, sum, error);
+        }
+    }
+    for (long long a = long_end + threadIdx.x; a < end; a += blockDim.x) {
+        unsigned c = (unsigned)(indices[a] - first_row), w_word = c >> 5;
+        long long row_first = (long long)row_start(c, words) - w_word;
+        long long w_first = indptr[indices[a]];
+        WEIGHT b_vw = values[a], sum = 0, error = 0;
+        for (unsigned q = w_word; q < words; ++q) {
+            unsigned mine = row_v[q - first_word], bits_w = __ldg(bitmap + row_first + q);
+            if (mine & bits_w) {
+                weighted_word<CLOSING>(mine, rank[q - first_word], bits_w,
+                                       __ldg(ranks + row_first + q), start, w_first, b_vw,
+                                       values, terms, sum, error);
+            }
+        }
+        add_pair(terms, a, sum, error);
+        merge_pair(base_sum, base_error, sum, error);
+    }
+    warp_add_pair(out, (long long)v, base_sum, base_error);
+}
+
+#define HUB_WEIGHTED_ENTRY(name, CLOSING)                                                   \
+    extern "C" __global__ void __launch_bounds__(256)                                        \
+        name(const long long* indptr, const VID* indices, const long long* prefix,          \
+             const long long* hub_prefix, const unsigned* bitmap, const unsigned* ranks,     \
+             VID first_row, unsigned words, const WEIGHT* values, WEIGHT* terms, WEIGHT* out) { \
+        hub_weighted<CLOSING>(indptr, indices, prefix, hub_prefix, bitmap, ranks, first_row,  \
+                              words, values, terms, out);                                    \
+    }
+
+HUB_WEIGHTED_ENTRY(wedge_hub_weighted, true)
+HUB_WEIGHTED_ENTRY(wedge_hub_weighted_share, false)
+
 // Per node: every triangle (v; w, u) was counted once on each of its arcs v -> w
 // and v -> u (arc_hits, 32-bit: an arc is in fewer than n triangles). Adding each
 // arc's count to its source gives twice the triangles at their base v, adding it

@@ -327,14 +327,14 @@ def test_hash_parameters_are_checked():
     cp.cuda.get_current_stream().synchronize()
 
 
-def _wedges_left_by_hubs(prepared, per_node=False):
-    """The wedges each hub block of ``prepared`` (per node or total) left to the wedge
-    count."""
+def _wedges_left_by_hubs(prepared, kind="total"):
+    """The wedges each hub block of ``prepared`` of ``kind`` (``"total"``,
+    ``"per_node"`` or ``"weighted"``) left to the wedge count."""
     derived = prepared.derived
     return [
         derived[key][1]
         for key in derived
-        if isinstance(key, tuple) and key[0] == "wedge_hub" and key[3] == per_node
+        if isinstance(key, tuple) and key[0] == "wedge_hub" and key[3] == kind
     ]
 
 
@@ -342,12 +342,13 @@ def _wedges_left_by_hubs(prepared, per_node=False):
 @pytest.mark.parametrize("hub_words", [0, 1, 4, 2**40])
 @pytest.mark.parametrize("name", ["rmat14", "barabasi_albert", "hub"])
 def test_wedge_hub_block(name, hub_words, bitmap_rows, monkeypatch):
-    """The hub block (totals and per-node counts AND bitmap rows for the vertices it
-    takes off the wedges) gives the exact total and per-node counts for every split:
-    none (0), the default (4), every vertex of the bitmap that has a wedge (2**40),
-    with bitmap rows that end inside a word (100). It runs whenever it takes a wedge
-    off. The bitmap takes a row for each vertex of out-degree 4 or more here, so
-    that Barabási–Albert (out-degrees below the default 32) builds one too."""
+    """The hub block (totals, per-node counts and weighted sums AND bitmap rows for
+    the vertices it takes off the wedges) gives the exact total and per-node counts,
+    and the weighted sums (integer values exact, float ones to rounding), for every
+    split: none (0), the default (4), every vertex of the bitmap that has a wedge
+    (2**40), with bitmap rows that end inside a word (100). It runs whenever it
+    takes a wedge off. The bitmap takes a row for each vertex of out-degree 4 or more
+    here, so that Barabási–Albert (out-degrees below the default 32) builds one too."""
     monkeypatch.setattr(wedge, "HUB_MIN_SHARE", 0.0)
     monkeypatch.setattr(wedge_layout, "BITMAP_MIN_OUT_DEGREE", 4)
     cp = _cupy()
@@ -360,9 +361,24 @@ def test_wedge_hub_block(name, hub_words, bitmap_rows, monkeypatch):
     assert count(gpu, "wedge", "total", "gpu", parameters).total == expected["total"]
     per_node = count(gpu, "wedge", "per_node", "gpu", parameters).per_node
     np.testing.assert_array_equal(_host(per_node), expected["per_node"])
+    (int_values, int_sums), (float_values, float_sums) = expected["weighted"]
+    for values, sums in ((int_values, int_sums), (float_values, float_sums)):
+        weighted = prepare_undirected(
+            cp.asarray(src),
+            cp.asarray(dst),
+            n,
+            orientation="id",
+            ordering="degree",
+            values=cp.asarray(values),
+        )
+        result = _host(count(weighted, "wedge", "per_node", "gpu", parameters).per_node)
+        np.testing.assert_allclose(result, sums, rtol=1e-12, atol=0)
+        if values is int_values:
+            np.testing.assert_array_equal(result, sums)
     if hub_words == 2**40 and name != "hub":  # "hub": its one vertex of high degree has no out-arcs
-        for by_node in (False, True):
-            assert _wedges_left_by_hubs(gpu, by_node)[0] < gpu.derived["wedge_count"]
+        assert _wedges_left_by_hubs(gpu)[0] < gpu.derived["wedge_count"]
+        assert _wedges_left_by_hubs(gpu, "per_node")[0] < gpu.derived["wedge_count"]
+        assert _wedges_left_by_hubs(weighted, "weighted")[0] < weighted.derived["wedge_count"]
 
 
 @pytest.mark.parametrize("name", ["rmat14", "barabasi_albert", "hub"])
@@ -394,7 +410,7 @@ def test_wedge_hub_block_on_a_clique(monkeypatch):
     """K_200 with every vertex in the bitmap and every one a hub vertex: the counts
     come from the hub block alone (every vertex counts as a heavy one, so the bitmap
     spans all of them). Per node, vertices of out-degree above HUB_NODE_DEGREE keep
-    their wedges."""
+    their wedges; weighted sums take every vertex too."""
     monkeypatch.setattr(wedge_layout, "BITMAP_MIN_OUT_DEGREE", 0)
     cp = _cupy()
     k = 200
@@ -406,12 +422,21 @@ def test_wedge_hub_block_on_a_clique(monkeypatch):
     assert _wedges_left_by_hubs(gpu) == [0]
     per_node = count(gpu, "wedge", "per_node", "gpu", parameters).per_node
     np.testing.assert_array_equal(_host(per_node), np.full(k, (k - 1) * (k - 2) // 2))
-    assert _wedges_left_by_hubs(gpu, True) == [0]
+    assert _wedges_left_by_hubs(gpu, "per_node") == [0]
+    values = np.random.default_rng(5).random(lo.size)
+    cpu = prepare_undirected(lo, hi, k, orientation="id", ordering="degree", values=values)
+    expected = count(cpu, "merge", "per_node").per_node
+    weighted = prepare_undirected(
+        cp.asarray(lo), cp.asarray(hi), k, orientation="id", ordering="degree", values=cp.asarray(values)
+    )
+    sums = _host(count(weighted, "wedge", "per_node", "gpu", parameters).per_node)
+    np.testing.assert_allclose(sums, expected, rtol=1e-12, atol=0)
+    assert _wedges_left_by_hubs(weighted, "weighted") == [0]
     monkeypatch.setattr(wedge_layout, "HUB_NODE_DEGREE", 150)  # vertices 0..48 keep theirs
     fresh = prepare_undirected(cp.asarray(lo), cp.asarray(hi), k, orientation="id", ordering="degree")
     per_node = count(fresh, "wedge", "per_node", "gpu", parameters).per_node
     np.testing.assert_array_equal(_host(per_node), np.full(k, (k - 1) * (k - 2) // 2))
-    assert _wedges_left_by_hubs(fresh, True)[0] == sum(d * (d - 1) // 2 for d in range(151, k))
+    assert _wedges_left_by_hubs(fresh, "per_node")[0] == sum(d * (d - 1) // 2 for d in range(151, k))
     with pytest.raises(ValueError, match="hub_words must be between 0 and"):
         count(gpu, "wedge", "total", "gpu", {"hub_words": -1})
 

@@ -120,7 +120,7 @@ def test_wedge_shares_are_cut_by_what_each_part_of_its_count_costs(edges):
     wedges = d * (d - 1) / 2
     k = np.bincount(rows[indices >= layout.first_row], minlength=n).astype(np.float64)
     for mode, hub_words in (("total", HUB_WORDS), ("per_node", HUB_NODE_WORDS)):
-        hub_prefix, _ = gpu_hub_prefix(p, layout, hub_words, mode == "per_node", kernel_types)
+        hub_prefix, _ = gpu_hub_prefix(p, layout, hub_words, mode, kernel_types)
         hub = np.diff(hub_prefix.get()) < wedges
         bitmap_wedge, arc, hub_word = BASE_COSTS[mode]
         searched = wedges - k * (k - 1) / 2 + bitmap_wedge * k * (k - 1) / 2

@@ -69,8 +69,8 @@ def test_large_graphs_choose_by_endpoint_degree(skew, expected):
     assert f"sum(d^2)/sum(d) = {skew:,.0f}" in reason
 
 
-@pytest.mark.parametrize("skew,expected", [(GPU_WEDGE_SKEW, "hash"), (GPU_WEDGE_SKEW - 1, "merge")])
-def test_weighted_sums_on_skewed_graphs_choose_hash_not_wedge(skew, expected):
+@pytest.mark.parametrize("skew,expected", [(GPU_WEDGE_SKEW, "wedge"), (GPU_WEDGE_SKEW - 1, "merge")])
+def test_weighted_sums_on_skewed_graphs_choose_wedge(skew, expected):
     algorithm, reason = gpu_auto_algorithm(GPU_LOOK_ROWS, _statistics(skew), weighted=True)
     assert algorithm == expected and f"algorithm auto -> {expected}" in reason
     assert gpu_auto_algorithm(GPU_LOOK_ROWS - 1, _never, weighted=True)[0] == "merge"
@@ -227,7 +227,7 @@ def test_auto_counts_directed_graphs_with_merge_on_the_gpu(gpu_machine):
     assert directed.algorithm == "merge" and "transitive triples" in str(directed)
     # Directed clustering sums the values of the graph's arc pairs, oriented by degree.
     pairs = nx_tricount.make_plan(from_edges(src, dst, directed=True), weighted=True)
-    assert pairs.algorithm == "hash" and "sums of arc values" in str(pairs)
+    assert pairs.algorithm == "wedge" and "sums of arc values" in str(pairs)
 
 
 def test_a_directed_total_of_merge_on_the_gpu_is_ordered_by_degree(gpu_machine):

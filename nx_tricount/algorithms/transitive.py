@@ -150,7 +150,7 @@ def _wedge_gpu(p, out, spread=None, bitmap_rows=None, hub_words=None):
     bitmap = count_bitmap(p, layout, kernel_types, None, planes=True)
     vid = p.indices.dtype.type
     if layout.rows and hub_words > 0:
-        hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, False, kernel_types)
+        hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, "total", kernel_types)
         # As wedge's total: the hub block only where it takes enough wedges off.
         if hub_wedges <= (1 - wedge.HUB_MIN_SHARE) * wedges:
             hub = runtime.function("wedge.cu", "wedge_hub_transitive", **kernel_types)

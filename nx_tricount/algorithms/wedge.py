@@ -23,6 +23,7 @@ from .wedge_layout import (
     BITMAP_MIN_OUT_DEGREE,
     count_bitmap,
     count_hub,
+    count_ranks,
     cross_sides,
     cross_splits,
     gpu_hub_prefix,
@@ -67,16 +68,16 @@ SPREAD = 11
 #: :data:`BITMAP_MIN_OUT_DEGREE` (measured: docs/algorithms.md, 'wedge: bitmap rows').
 BITMAP_ROWS = CATALOG_BITMAP_ROWS
 
-#: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total (or
-#: unweighted per-node) count takes a vertex of the bitmap whose out-neighbours'
-#: rows hold fewer than ``HUB_WORDS`` words per wedge off the wedges, and ANDs its
-#: row with theirs (the hub block; measured: docs/algorithms.md, 'wedge: the hub
-#: block').
+#: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total count
+#: takes a vertex of the bitmap whose out-neighbours' rows hold fewer than
+#: ``HUB_WORDS`` words per wedge off the wedges, and ANDs its row with theirs (the
+#: hub block; measured: docs/algorithms.md, 'wedge: the hub block').
 HUB_WORDS = 4
 
 #: :data:`HUB_WORDS` of a per-node count, where each triangle of the hub block also
-#: costs a counter's increment: fewer vertices pay (measured: docs/algorithms.md,
-#: 'wedge: the hub block').
+#: costs a counter's increment (weighted: its term's credits): fewer vertices pay
+#: (measured: docs/algorithms.md, 'wedge: the hub block', 'wedge: weighted sums by
+#: arcs').
 HUB_NODE_WORDS = 2
 
 #: Smallest share of the wedges the hub block must take off for a count to run it
@@ -312,10 +313,10 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         task graph of a 2D partition, a rectangle of up to ``bitmap_rows // 2``
         middles by as many sinks.
     hub_words : int, optional
-        A total or unweighted per-node count takes the bitmap's vertices whose
-        out-neighbours' rows hold fewer than ``hub_words`` words per wedge off the
-        wedges and counts them by ANDing bitmap rows (default :data:`HUB_WORDS`, per
-        node :data:`HUB_NODE_WORDS`; 0 disables it).
+        A total or per-node count (but of small arc values) takes the bitmap's
+        vertices whose out-neighbours' rows hold fewer than ``hub_words`` words per
+        wedge off the wedges and counts them by ANDing bitmap rows (default
+        :data:`HUB_WORDS`, per node :data:`HUB_NODE_WORDS`; 0 disables it).
     threads : int, optional
         Threads per block, a multiple of 32 up to 256 (default :data:`THREADS`).
     vertices : (int, int), optional
@@ -352,17 +353,21 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     # wedge_arc_credit) in 32 bits; so do small arc values (1 to 3), their products.
     arc_credit = mode == "per_node" and (p.values is None or small_values)
     if hub_words is None:
-        hub_words = HUB_NODE_WORDS if arc_credit else HUB_WORDS
+        hub_words = HUB_NODE_WORDS if mode == "per_node" else HUB_WORDS
     hub_words = int(hub_words)
     if not 0 <= hub_words <= 2**62:
         raise ValueError(f"hub_words must be between 0 and {2**62}, got {hub_words}")
     arc_bytes = 4 * p.m if arc_credit else (16 * p.m if terms else 0)
     prefix_bytes = 0 if "wedge_prefix" in p.derived else 40 * (p.n + 1)
-    hub = (mode == "total" or arc_credit) and hub_words > 0 and p.values is None
-    hub = hub and p.task_blocks is None
+    hub_kind = "per_node" if arc_credit else "weighted" if terms else "total"
+    hub = terms or (mode == "total" or arc_credit) and p.values is None
+    hub = hub and hub_words > 0 and p.task_blocks is None
     prefix_bytes += 16 * (p.n + 1) if hub else 0  # the hub's pairs and prefix sums
     if p.task_blocks is None:
-        largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n)) * (2 if small_values else 1)
+        # Two planes (small values), or the words' ranks beside them (weighted hubs).
+        largest_bytes = (
+            4 * triangle_words(min(largest_bitmap, p.n)) * (2 if small_values or terms and hub else 1)
+        )
     else:
         largest_bytes = rectangle_bytes(*cross_sides(p, largest_bitmap))
     runtime.check_memory(
@@ -377,7 +382,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     if vertices is not None:
         prefix, wedges = gpu_share_prefix(prefix, vertices, kernel_types)
     if hub and layout.rows:
-        hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, arc_credit, kernel_types)
+        hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, hub_kind, kernel_types)
         if vertices is not None:
             hub_prefix, hub_wedges = gpu_share_prefix(hub_prefix, vertices, kernel_types)
         # Taking few wedges off, the hub block costs more than it saves: its launch
@@ -403,7 +408,20 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         arc_hits = bitmap
     if hub:
         hub_out = arc_hits if arc_credit else out
-        count_hub(p, layout, prefix, hub_prefix, bitmap, hub_out, arc_credit, kernel_types)
+        ranks = count_ranks(p, layout, bitmap, kernel_types, vertices) if terms else None
+        count_hub(
+            p,
+            layout,
+            prefix,
+            hub_prefix,
+            bitmap,
+            hub_kind,
+            hub_out,
+            kernel_types,
+            terms=arc_hits,
+            ranks=ranks,
+            share=vertices is not None,
+        )
         prefix = hub_prefix
     if wedges:
         runtime.launch(

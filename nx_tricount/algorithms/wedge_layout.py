@@ -27,6 +27,7 @@ __all__ = [
     "gpu_share_prefix",
     "share_prefix",
     "count_bitmap",
+    "count_ranks",
     "share_arcs",
 ]
 
@@ -217,22 +218,22 @@ def build_bitmap(p, layout, bitmap, kernel_types):
     runtime.launch(build, arcs, args)
 
 
-def gpu_hub_prefix(prepared, layout, hub_words, per_node, kernel_types):
-    """``(hub_prefix, wedges)`` of a count with a hub block (kernels/wedge.cu,
+def gpu_hub_prefix(prepared, layout, hub_words, kind, kernel_types):
+    """``(hub_prefix, wedges)`` of a count with a hub block of ``kind``
+    (``"total"``, ``"per_node"`` or ``"weighted"``; kernels/wedge.cu,
     ``wedge_hub_pairs``): the wedge prefix sums without the vertices of the bitmap
     whose arcs' rows hold fewer than ``hub_words`` words per wedge (per node, whose
-    out-degree is at most :data:`HUB_NODE_DEGREE`), and the wedges left. Derived once
-    per Prepared, bitmap, ``hub_words`` and mode."""
+    out-degree is at most :data:`HUB_NODE_DEGREE`), and the wedges left. Derived
+    once per Prepared, bitmap, ``hub_words`` and kind."""
     import cupy
 
     from ..gpu import runtime
 
     p = prepared
-    key = ("wedge_hub", layout, hub_words, per_node)
+    key = ("wedge_hub", layout, hub_words, kind)
     if key not in p.derived:
         pairs = cupy.empty(p.n + 1, dtype=np.int64)
         kernel = runtime.function("wedge.cu", "wedge_hub_pairs", **kernel_types)
-        max_degree = HUB_NODE_DEGREE if per_node else p.n
         args = (
             p.indptr,
             p.indices,
@@ -240,7 +241,7 @@ def gpu_hub_prefix(prepared, layout, hub_words, per_node, kernel_types):
             np.int64(layout.first_row),
             np.int64(layout.words),
             np.int64(hub_words),
-            np.int64(max_degree),
+            np.int64(HUB_NODE_DEGREE if kind == "per_node" else p.n),
             pairs,
         )
         runtime.launch(kernel, max(p.n, 1), args)
@@ -249,28 +250,44 @@ def gpu_hub_prefix(prepared, layout, hub_words, per_node, kernel_types):
     return p.derived[key]
 
 
-def count_hub(prepared, layout, prefix, hub_prefix, bitmap, out, per_node, kernel_types):
+def count_hub(
+    prepared,
+    layout,
+    prefix,
+    hub_prefix,
+    bitmap,
+    kind,
+    out,
+    kernel_types,
+    *,
+    terms=None,
+    ranks=None,
+    share=False,
+):
     """Count the hub vertices (those ``hub_prefix`` leaves out): a block per bitmap
     row ANDs the vertex's row with its out-neighbours' rows (kernels/wedge.cu,
-    ``hub_count``), adding to the total ``out``, or per node writing the counts of
-    the vertex's arcs to ``out`` (the per-arc counts of ``wedge_arc_credit``)."""
+    ``hub_count``). ``kind`` ``"total"`` adds to the total ``out``; ``"per_node"``
+    writes the counts of the vertex's arcs to ``out`` (the per-arc counts of
+    ``wedge_arc_credit``); ``"weighted"`` adds the pairs of terms of the vertex's
+    arcs to ``terms`` (those of ``wedge_arc_terms``) and the vertex's own to
+    ``out``, reading the bitmap's ``ranks`` (:func:`count_ranks`); a ``share`` of
+    a count credits each triangle's third vertex through the vertex's own arcs, as
+    its ``terms`` hold them alone."""
     from ..gpu import runtime
 
     p = prepared
-    name = "wedge_hub_per_node" if per_node else "wedge_hub_total"
-    kernel = runtime.function("wedge.cu", name, **kernel_types)
-    args = (
-        p.indptr,
-        p.indices,
-        prefix,
-        hub_prefix,
-        bitmap,
-        p.indices.dtype.type(layout.first_row),
-        np.uint32(layout.words),
-        out,
-    )
-    # The row; per node also its ranks and a counter per arc.
-    shared = 4 * (2 * layout.words + HUB_NODE_DEGREE) if per_node else 4 * layout.words
+    args = (p.indptr, p.indices, prefix, hub_prefix, bitmap)
+    first_row = p.indices.dtype.type(layout.first_row)
+    if kind == "weighted":
+        name = "wedge_hub_weighted_share" if share else "wedge_hub_weighted"
+        kernel = runtime.function("wedge.cu", name, **kernel_types)
+        args += (ranks, first_row, np.uint32(layout.words), p.values, terms, out)
+        shared = 8 * layout.words  # the row and its ranks
+    else:
+        kernel = runtime.function("wedge.cu", f"wedge_hub_{kind}", **kernel_types)
+        args += (first_row, np.uint32(layout.words), out)
+        # The row; per node also its ranks and a counter per arc.
+        shared = 4 * (2 * layout.words + HUB_NODE_DEGREE) if kind == "per_node" else 4 * layout.words
     runtime.launch(kernel, layout.rows * HUB_THREADS, args, threads=HUB_THREADS, shared_mem=shared)
 
 
@@ -297,7 +314,7 @@ def gpu_vertex_costs(prepared, mode, largest, hub_words, kernel_types):
     _, _, layout = gpu_layout(p, largest, kernel_types)
     hub_prefix = None
     if hub_words and layout.rows:
-        hub_prefix, _ = gpu_hub_prefix(p, layout, hub_words, mode == "per_node", kernel_types)
+        hub_prefix, _ = gpu_hub_prefix(p, layout, hub_words, mode, kernel_types)
     bitmap_wedge, arc, hub_word = BASE_COSTS[mode]
     costs = cupy.empty(p.n, dtype=np.float64)
     kernel = runtime.function("wedge.cu", "wedge_base_costs", **kernel_types)
@@ -361,6 +378,25 @@ def count_bitmap(p, layout, kernel_types, vertices, planes=False):
             build_bitmap(p, layout, bitmap, kernel_types)
         scratch[(layout, planes)] = bitmap
     return bitmap
+
+
+def count_ranks(p, layout, bitmap, kernel_types, vertices):
+    """Each word's rank in its row of the bitmap ``bitmap`` of ``layout`` (the set
+    bits of the row's words before it; ``wedge_bitmap_ranks``), built once per count
+    as :func:`count_bitmap` is."""
+    import cupy
+
+    from ..gpu import runtime
+
+    scratch = {} if vertices is None else share_scratch(p)
+    ranks = scratch.get((layout, "ranks"))
+    if ranks is None:
+        ranks = cupy.empty(layout.size, dtype=np.uint32)
+        build = runtime.function("wedge.cu", "wedge_bitmap_ranks", **kernel_types)
+        args = (bitmap, np.int64(layout.rows), np.uint32(layout.words), ranks)
+        runtime.launch(build, 32 * layout.rows, args)
+        scratch[(layout, "ranks")] = ranks
+    return ranks
 
 
 def share_arcs(p, vertices):

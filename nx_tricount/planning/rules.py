@@ -48,8 +48,8 @@ GPU_MIN_RESIDENT_ROWS = 1_500
 #: degrees (docs/benchmarks.md, "auto: the GPU rule").
 GPU_LOOK_ROWS = 3_000_000
 #: On the GPU, larger directed graphs and sums of arc values whose mean endpoint
-#: degree reaches this count with wedge (hash for arc values), below it with merge
-#: (docs/benchmarks.md, "auto: the GPU rule").
+#: degree reaches this count with wedge, below it with merge (docs/benchmarks.md,
+#: "auto: the GPU rule").
 GPU_WEDGE_SKEW = 1000
 #: The same for the unweighted undirected counts, whose graphs may have hubs from
 #: here: between Barabási–Albert 2M x 10 (estimated 92), where merge wins, and flat
@@ -257,11 +257,12 @@ def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDG
         )
     skew = endpoint_degree()
     if skew >= threshold and weighted:
-        return "hash", (
-            f"algorithm auto -> hash: {rows:,} edge rows, a mean endpoint degree "
+        return "wedge", (
+            f"algorithm auto -> wedge: {rows:,} edge rows, a mean endpoint degree "
             f"sum(d^2)/sum(d) = {skew:,.0f} (>= {threshold:,}) and sums of arc values "
-            "per vertex, for which wedge searches every closing arc's value and hash reads "
-            "it beside its table (docs/benchmarks.md, 'auto: weighted sums on the GPU')"
+            "per vertex, whose hubs' triangles the hub block finds by ANDing bitmap rows, "
+            "their arcs' values at the bits' ranks (docs/benchmarks.md, 'auto: weighted "
+            "sums on the GPU')"
         )
     if skew >= threshold and later:
         return "wedge", (

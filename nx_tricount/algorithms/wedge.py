@@ -23,7 +23,6 @@ from .wedge_layout import (
     BITMAP_MIN_OUT_DEGREE,
     count_bitmap,
     count_hub,
-    count_ranks,
     cross_sides,
     cross_splits,
     gpu_hub_prefix,
@@ -364,10 +363,8 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     hub = hub and hub_words > 0 and p.task_blocks is None
     prefix_bytes += 16 * (p.n + 1) if hub else 0  # the hub's pairs and prefix sums
     if p.task_blocks is None:
-        # Two planes (small values), or the words' ranks beside them (weighted hubs).
-        largest_bytes = (
-            4 * triangle_words(min(largest_bitmap, p.n)) * (2 if small_values or terms and hub else 1)
-        )
+        planes = 2 if small_values or terms and hub else 1  # two planes, or the words' ranks beside them
+        largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n)) * planes
     else:
         largest_bytes = rectangle_bytes(*cross_sides(p, largest_bitmap))
     runtime.check_memory(
@@ -407,21 +404,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     else:  # unread: the bitmap stands in (one allocation and memset fewer)
         arc_hits = bitmap
     if hub:
-        hub_out = arc_hits if arc_credit else out
-        ranks = count_ranks(p, layout, bitmap, kernel_types, vertices) if terms else None
-        count_hub(
-            p,
-            layout,
-            prefix,
-            hub_prefix,
-            bitmap,
-            hub_kind,
-            hub_out,
-            kernel_types,
-            terms=arc_hits,
-            ranks=ranks,
-            share=vertices is not None,
-        )
+        count_hub(p, layout, prefix, hub_prefix, bitmap, hub_kind, kernel_types, arc_hits, out, vertices)
         prefix = hub_prefix
     if wedges:
         runtime.launch(

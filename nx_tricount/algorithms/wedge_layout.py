@@ -250,42 +250,30 @@ def gpu_hub_prefix(prepared, layout, hub_words, kind, kernel_types):
     return p.derived[key]
 
 
-def count_hub(
-    prepared,
-    layout,
-    prefix,
-    hub_prefix,
-    bitmap,
-    kind,
-    out,
-    kernel_types,
-    *,
-    terms=None,
-    ranks=None,
-    share=False,
-):
+def count_hub(prepared, layout, prefix, hub_prefix, bitmap, kind, kernel_types, arcs, out, vertices):
     """Count the hub vertices (those ``hub_prefix`` leaves out): a block per bitmap
     row ANDs the vertex's row with its out-neighbours' rows (kernels/wedge.cu,
     ``hub_count``). ``kind`` ``"total"`` adds to the total ``out``; ``"per_node"``
-    writes the counts of the vertex's arcs to ``out`` (the per-arc counts of
+    writes the counts of the vertex's arcs to ``arcs`` (the per-arc counts of
     ``wedge_arc_credit``); ``"weighted"`` adds the pairs of terms of the vertex's
-    arcs to ``terms`` (those of ``wedge_arc_terms``) and the vertex's own to
-    ``out``, reading the bitmap's ``ranks`` (:func:`count_ranks`); a ``share`` of
-    a count credits each triangle's third vertex through the vertex's own arcs, as
-    its ``terms`` hold them alone."""
+    arcs to ``arcs`` (those of ``wedge_arc_terms``) and the vertex's own to ``out``,
+    reading the bitmap's ranks (:func:`count_ranks`); a share ``vertices`` of a
+    count credits each triangle's third vertex through the vertex's own arcs, as
+    its ``arcs`` hold them alone."""
     from ..gpu import runtime
 
     p = prepared
     args = (p.indptr, p.indices, prefix, hub_prefix, bitmap)
     first_row = p.indices.dtype.type(layout.first_row)
     if kind == "weighted":
-        name = "wedge_hub_weighted_share" if share else "wedge_hub_weighted"
+        name = "wedge_hub_weighted" if vertices is None else "wedge_hub_weighted_share"
         kernel = runtime.function("wedge.cu", name, **kernel_types)
-        args += (ranks, first_row, np.uint32(layout.words), p.values, terms, out)
+        ranks = count_ranks(p, layout, bitmap, kernel_types, vertices)
+        args += (ranks, first_row, np.uint32(layout.words), p.values, arcs, out)
         shared = 8 * layout.words  # the row and its ranks
     else:
         kernel = runtime.function("wedge.cu", f"wedge_hub_{kind}", **kernel_types)
-        args += (first_row, np.uint32(layout.words), out)
+        args += (first_row, np.uint32(layout.words), arcs if kind == "per_node" else out)
         # The row; per node also its ranks and a counter per arc.
         shared = 4 * (2 * layout.words + HUB_NODE_DEGREE) if kind == "per_node" else 4 * layout.words
     runtime.launch(kernel, layout.rows * HUB_THREADS, args, threads=HUB_THREADS, shared_mem=shared)

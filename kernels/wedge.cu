@@ -565,6 +565,19 @@ __device__ __forceinline__ long long first_short_arc(const VID* indices, long lo
     return lower_bound(indices, start, end, (VID)limit);
 }
 
+// Each of a bitmap row's `count` words gets its rank: the set bits of the words before
+// it (an exclusive scan of their popcounts). One whole warp, 32 words at a time.
+__device__ __forceinline__ void rank_words(const unsigned* bits, unsigned count, unsigned* rank) {
+    unsigned lane = lane_id(), carry = 0;
+    for (unsigned first = 0; first < count; first += 32) {
+        unsigned q = first + lane;
+        unsigned set = q < count ? __popc(bits[q]) : 0;
+        unsigned through = warp_inclusive_sum(set);
+        if (q < count) rank[q] = carry + through - set;
+        carry += __shfl_sync(FULL_MASK, through, 31);
+    }
+}
+
 // Row v AND row w over the words of w's row, from word q on in steps of `step`: the
 // number of triangles v -> w -> u. Per node (counts non-null) each one also adds 1 to
 // counts[position of u in N+(v)]: row v holds exactly N+(v), in CSR order, so that
@@ -619,16 +632,7 @@ __device__ __forceinline__ void hub_count(const long long* indptr, const VID* in
     __syncthreads();
     unsigned lane = lane_id(), warps = blockDim.x >> 5;
     if (PER_NODE) {
-        if (threadIdx.x < 32) {  // warp 0 ranks the words, 32 at a time
-            unsigned carry = 0;
-            for (unsigned first = 0; first < own; first += 32) {
-                unsigned q = first + lane;
-                unsigned bits = q < own ? __popc(row_v[q]) : 0;
-                unsigned below = warp_inclusive_sum(bits);
-                if (q < own) rank[q] = carry + below - bits;
-                carry += __shfl_sync(FULL_MASK, below, 31);
-            }
-        }
+        if (threadIdx.x < 32) rank_words(row_v, own, rank);
         __syncthreads();
     }
     long long long_end = first_short_arc(indices, start, end, first_row, words);
@@ -736,15 +740,8 @@ extern "C" __global__ void wedge_bitmap_ranks(const unsigned* __restrict__ bitma
                                               unsigned words, unsigned* ranks) {
     long long r = global_thread() >> 5;
     if (r >= rows) return;  // the whole warp
-    unsigned lane = lane_id(), first = row_start((unsigned)r, words);
-    unsigned count = words - ((unsigned)r >> 5), carry = 0;
-    for (unsigned k = 0; k < count; k += 32) {
-        unsigned i = k + lane;
-        unsigned bits = i < count ? __popc(bitmap[first + i]) : 0;
-        unsigned through = warp_inclusive_sum(bits);
-        if (i < count) ranks[first + i] = carry + through - bits;
-        carry += __shfl_sync(FULL_MASK, through, 31);
-    }
+    unsigned first = row_start((unsigned)r, words);
+    rank_words(bitmap + first, words - ((unsigned)r >> 5), ranks + first);
 }
 
 // One word q of a weighted hub block's arc v -> w: each set bit of row v AND row w
@@ -794,21 +791,13 @@ __device__ __forceinline__ void hub_weighted(const long long* indptr, const VID*
     unsigned r = (unsigned)blockIdx.x, first_word = r >> 5, own = words - first_word;
     unsigned *row_v = hub_row_shared, *rank = row_v + own;
     long long start = indptr[v], end = indptr[v + 1];
-    const unsigned* row = bitmap + row_start(r, words);
-    for (unsigned q = threadIdx.x; q < own; q += blockDim.x) row_v[q] = row[q];
-    __syncthreads();
-    unsigned lane = lane_id(), warps = blockDim.x >> 5;
-    if (threadIdx.x < 32) {  // warp 0 ranks the words, 32 at a time
-        unsigned carry = 0;
-        for (unsigned first = 0; first < own; first += 32) {
-            unsigned q = first + lane;
-            unsigned bits = q < own ? __popc(row_v[q]) : 0;
-            unsigned below = warp_inclusive_sum(bits);
-            if (q < own) rank[q] = carry + below - bits;
-            carry += __shfl_sync(FULL_MASK, below, 31);
-        }
+    unsigned first = row_start(r, words);
+    for (unsigned q = threadIdx.x; q < own; q += blockDim.x) {
+        row_v[q] = bitmap[first + q];
+        rank[q] = ranks[first + q];
     }
     __syncthreads();
+    unsigned lane = lane_id(), warps = blockDim.x >> 5;
     WEIGHT base_sum = 0, base_error = 0;
     long long long_end = first_short_arc(indices, start, end, first_row, words);
     for (long long a = start + (threadIdx.x >> 5); a < long_end; a += warps) {

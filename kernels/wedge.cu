@@ -744,39 +744,87 @@ extern "C" __global__ void wedge_bitmap_ranks(const unsigned* __restrict__ bitma
     rank_words(bitmap + first, words - ((unsigned)r >> 5), ranks + first);
 }
 
-// One word q of a weighted hub block's arc v -> w: each set bit of row v AND row w
-// (`mine`, `bits_w`) is a triangle v -> w -> u whose term x = b(v -> w) b(v -> u)
-// b(w -> u) goes to w and v through the thread's pair (sum, error) of arc v -> w, and
-// to u through the pair of the closing arc w -> u in `terms` (its target is u).
-// Rows hold exactly the out-neighbourhoods, in CSR order: u's position in N+(v) is
-// its bit's rank in row v (`at_word`, the set bits of row v before word q, plus
-// those below it in its word), and in N+(w) likewise (`before`, from the ranks).
-// Crediting u through the closing arc rather than v's arc to u: the lanes of a warp
-// take different arcs v -> w, or different words of one, so their closing arcs
-// differ, where many would add to the same v -> u at once (R-MAT 22: 79 ms against
-// 102, one H200). A share of a count (CLOSING false) credits v's arc to u instead:
-// its `terms` hold its own arcs alone.
+// A warp's share of a weighted hub block: each lane holds one word q of the row of an
+// arc v -> w (`row_first`, `w_first`, `b_vw`; `has_word` false: none), and each set bit
+// of row v AND row w there is a triangle v -> w -> u whose term x = b(v -> w) b(v -> u)
+// b(w -> u) goes to w and v through arc v -> w's pair, and to u through the pair of
+// the closing arc w -> u in `terms` (its target is u). Rows hold exactly the
+// out-neighbourhoods, in CSR order: u's position in N+(v) is its bit's rank in row v
+// (the set bits of the words before it, `rank`, and of its word below it), and in
+// N+(w) likewise (`ranks`). The warp's set bits are dealt out a term a lane, in order
+// (lanes walking their own words' bits left two thirds of them idle: R-MAT 22, one
+// H200). With `one_arc` every lane's word is of the same arc and each lane adds the
+// terms it takes to its (sum, error); otherwise each lane's pair gets its own arc's
+// terms, summed by runs of lanes that took them. Crediting u through the closing arc
+// rather than v's arc to u: lanes take different arcs v -> w, or different words of
+// one, so their closing arcs differ, where many would add to the same v -> u at once
+// (R-MAT 22: 79 ms against 102, one H200). A share of a count (CLOSING false)
+// credits v's arc to u instead: its `terms` hold its own arcs alone. All lanes of
+// the warp must call it together.
 template <bool CLOSING>
-__device__ __forceinline__ void weighted_word(unsigned mine, unsigned at_word, unsigned bits_w,
-                                              unsigned before, long long v_first,
-                                              long long w_first, WEIGHT b_vw,
-                                              const WEIGHT* __restrict__ values, WEIGHT* terms,
-                                              WEIGHT& sum, WEIGHT& error) {
-    for (unsigned both = mine & bits_w; both; both &= both - 1) {
-        unsigned below = (1u << (__ffs(both) - 1)) - 1;
-        long long closing = w_first + before + __popc(bits_w & below);
-        long long to_u = v_first + at_word + __popc(mine & below);
-        WEIGHT x = b_vw * values[to_u] * values[closing];
-        local_add(sum, error, x);
-        add_value(terms, CLOSING ? closing : to_u, x);
+__device__ __forceinline__ void weighted_words(bool has_word, unsigned q, long long row_first,
+                                               long long w_first, WEIGHT b_vw, bool one_arc,
+                                               const unsigned* row_v, const unsigned* rank,
+                                               unsigned first_word, long long v_first,
+                                               const unsigned* __restrict__ bitmap,
+                                               const unsigned* __restrict__ ranks,
+                                               const WEIGHT* __restrict__ values, WEIGHT* terms,
+                                               WEIGHT& sum, WEIGHT& error) {
+    unsigned lane = lane_id();
+    unsigned both = has_word ? row_v[q - first_word] & __ldg(bitmap + row_first + q) : 0;
+    unsigned count = __popc(both), through = warp_inclusive_sum(count);
+    unsigned total = __shfl_sync(FULL_MASK, through, 31), before_me = through - count;
+    for (unsigned first = 0; first < total; first += 32) {
+        unsigned item = first + lane, owner = 0;  // the lanes whose bits all come before item
+        for (unsigned step = 16; step > 0; step >>= 1) {
+            if (__shfl_sync(FULL_MASK, through, owner + step - 1) <= item) owner += step;
+        }
+        bool live = item < total;
+        unsigned from = live ? owner : lane;
+        unsigned word = __shfl_sync(FULL_MASK, q, from);
+        unsigned bits = __shfl_sync(FULL_MASK, both, from);
+        unsigned skipped = __shfl_sync(FULL_MASK, before_me, from);
+        long long row = __shfl_sync(FULL_MASK, row_first, from);
+        long long w_arcs = __shfl_sync(FULL_MASK, w_first, from);
+        WEIGHT b = __shfl_sync(FULL_MASK, b_vw, from);
+        WEIGHT x = 0;
+        if (live) {
+            unsigned below = (1u << __fns(bits, 0, (int)(item - skipped) + 1)) - 1;
+            unsigned bits_w = __ldg(bitmap + row + word);
+            long long closing = w_arcs + __ldg(ranks + row + word) + __popc(bits_w & below);
+            long long to_u = v_first + rank[word - first_word] + __popc(row_v[word - first_word] & below);
+            x = b * values[to_u] * values[closing];
+            add_value(terms, CLOSING ? closing : to_u, x);
+        }
+        if (one_arc) {
+            if (live) local_add(sum, error, x);
+            continue;
+        }
+        // Each run of lanes with one owner sums its terms into its first lane, from
+        // which the owner takes them.
+        WEIGHT run_sum = x, run_error = 0;
+        unsigned end;
+        lane_run(live ? owner : 32u, end);
+        for (unsigned offset = 1; offset < 32; offset <<= 1) {
+            WEIGHT other_sum = __shfl_down_sync(FULL_MASK, run_sum, offset);
+            WEIGHT other_error = __shfl_down_sync(FULL_MASK, run_error, offset);
+            if (lane + offset < end) merge_pair(run_sum, run_error, other_sum, other_error);
+        }
+        bool taking = count > 0 && through > first && before_me < first + 32;
+        unsigned head = taking ? max(before_me, first) - first : lane;
+        WEIGHT took_sum = __shfl_sync(FULL_MASK, run_sum, head);
+        WEIGHT took_error = __shfl_sync(FULL_MASK, run_error, head);
+        if (taking) merge_pair(sum, error, took_sum, took_error);
     }
 }
 
 // hub_count of a weighted per-node count: a block per bitmap row, the hub vertex v's
-// row and its ranks in shared memory; a warp per out-neighbour's long row, a lane per
-// short one (weighted_word per word). Each arc v -> w's pair goes to `terms` (to w,
-// by wedge_arc_terms) and into the thread's pair of v's terms, added to out once per
-// warp. `ranks`: each bitmap word's rank in its row (wedge_bitmap_ranks).
+// row and its ranks in shared memory; a warp per out-neighbour's long row (its lanes
+// on consecutive words), and a warp per 32 short rows (a lane each, walking their
+// words side by side), weighted_words dealing out their terms. Each arc v -> w's pair
+// goes to `terms` (to w, by wedge_arc_terms) and into the thread's pair of v's terms,
+// added to out once per warp. `ranks`: each bitmap word's rank in its row
+// (wedge_bitmap_ranks).
 template <bool CLOSING>
 __device__ __forceinline__ void hub_weighted(const long long* indptr, const VID* indices,
                                              const long long* prefix, const long long* hub_prefix,
@@ -805,13 +853,10 @@ __device__ __forceinline__ void hub_weighted(const long long* indptr, const VID*
         long long row_first = (long long)row_start(c, words) - w_word;
         long long w_first = indptr[indices[a]];
         WEIGHT b_vw = values[a], sum = 0, error = 0;
-        for (unsigned q = w_word + lane; q < words; q += 32) {
-            unsigned mine = row_v[q - first_word], bits_w = __ldg(bitmap + row_first + q);
-            if (mine & bits_w) {
-                weighted_word<CLOSING>(mine, rank[q - first_word], bits_w,
-                                       __ldg(ranks + row_first + q), start, w_first, b_vw,
-                                       values, terms, sum, error);
-            }
+        for (unsigned q = w_word; q < words; q += 32) {  // the same rounds in every lane
+            weighted_words<CLOSING>(q + lane < words, q + lane, row_first, w_first, b_vw, true,
+                                    row_v, rank, first_word, start, bitmap, ranks, values, terms,
+                                    sum, error);
         }
         for (int offset = 16; offset > 0; offset >>= 1) {
             WEIGHT other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
@@ -823,21 +868,29 @@ __device__ __forceinline__ void hub_weighted(const long long* indptr, const VID*
             merge_pair(base_sum, base_error, sum, error);
         }
     }
-    for (long long a = long_end + threadIdx.x; a < end; a += blockDim.x) {
-        unsigned c = (unsigned)(indices[a] - first_row), w_word = c >> 5;
-        long long row_first = (long long)row_start(c, words) - w_word;
-        long long w_first = indptr[indices[a]];
-        WEIGHT b_vw = values[a], sum = 0, error = 0;
-        for (unsigned q = w_word; q < words; ++q) {
-            unsigned mine = row_v[q - first_word], bits_w = __ldg(bitmap + row_first + q);
-            if (mine & bits_w) {
-                weighted_word<CLOSING>(mine, rank[q - first_word], bits_w,
-                                       __ldg(ranks + row_first + q), start, w_first, b_vw,
-                                       values, terms, sum, error);
-            }
+    // Short rows: warp-wide rounds, a lane's arc a = its warp's first + lane.
+    for (long long first_arc = long_end + (threadIdx.x & ~31u); first_arc < end;
+         first_arc += blockDim.x) {
+        long long a = first_arc + lane;
+        bool has_arc = a < end;
+        unsigned w_word = words, q_end = words;
+        long long row_first = 0, w_first = 0;
+        WEIGHT b_vw = 0, sum = 0, error = 0;
+        if (has_arc) {
+            unsigned c = (unsigned)(indices[a] - first_row);
+            w_word = c >> 5;
+            row_first = (long long)row_start(c, words) - w_word;
+            w_first = indptr[indices[a]];
+            b_vw = values[a];
         }
-        add_pair(terms, a, sum, error);
-        merge_pair(base_sum, base_error, sum, error);
+        for (unsigned q = w_word; __any_sync(FULL_MASK, q < q_end); ++q) {
+            weighted_words<CLOSING>(q < q_end, q, row_first, w_first, b_vw, false, row_v, rank,
+                                    first_word, start, bitmap, ranks, values, terms, sum, error);
+        }
+        if (has_arc) {
+            add_pair(terms, a, sum, error);
+            merge_pair(base_sum, base_error, sum, error);
+        }
     }
     warp_add_pair(out, (long long)v, base_sum, base_error);
 }

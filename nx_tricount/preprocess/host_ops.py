@@ -251,8 +251,15 @@ def oriented_csr(how, simple, rank, dtype):
     :func:`oriented_keys`: a counting sort of the arcs into their rows
     (:mod:`.host_rows`), the CSR :func:`csr_of_sorted_keys` makes of the sorted keys."""
     src, dst = host_rows.oriented_pairs(simple.lo, simple.hi, rank, simple.degree, how == "degree", dtype)
-    indptr, indices = host_rows.grouped_rows(src, dst, simple.n, distinct=False)
-    return indptr, indices, host_rows.rows_of(indptr, dtype)
+    # Edges in row order keep their ids' order in the arcs' rows: each vertex's arcs
+    # to lower ids come from the rows before its own, ascending, then its own row's.
+    ordered = rank is None and isinstance(simple, RowOrderGraph)
+    return host_rows.grouped_rows(src, dst, simple.n, distinct=False, ordered=ordered, rows_dtype=dtype)
+
+
+class RowOrderGraph(SimpleGraph):
+    """A :class:`~.dedup.SimpleGraph` whose edges come in row order: ``lo``
+    ascending, and ``hi`` ascending within each ``lo`` (:func:`deduplicate`)."""
 
 
 def deduplicate(src, dst, n, *, values=None, unique=False):
@@ -265,9 +272,9 @@ def deduplicate(src, dst, n, *, values=None, unique=False):
         return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
     dtype = index_dtype(n)
     lo, hi = host_rows.distinct_pairs(src, dst, n, dtype)
-    indptr, hi = host_rows.grouped_rows(lo, hi, n, distinct=True)
+    indptr, hi, lo = host_rows.grouped_rows(lo, hi, n, distinct=True, rows_dtype=dtype)
     degree = np.diff(indptr) + np.bincount(hi, minlength=n)
-    return SimpleGraph(n, host_rows.rows_of(indptr, dtype), hi, degree)
+    return RowOrderGraph(n, lo, hi, degree)
 
 
 def distinct_keys_graph(keys, n):

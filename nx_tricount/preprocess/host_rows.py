@@ -29,10 +29,14 @@ BLOCK_PAIRS = 4096
 SPANS_PER_THREAD = 8
 
 
-def grouped_rows(first, second, n, *, distinct):
+def grouped_rows(first, second, n, *, distinct, ordered=False, rows_dtype=None):
     """The rows of the pairs ``(first[i], second[i])`` whose ``first`` is not
     negative: ``indptr`` (int64, ``n + 1``) and each row's ``second`` values
-    sorted (without repeats when ``distinct``), in ``second``'s dtype."""
+    sorted (without repeats when ``distinct``), in ``second``'s dtype. With
+    ``ordered`` (not ``distinct``), the pairs of each row already come in
+    ascending ``second``: the pairs keep their order, so the rows are not sorted.
+    With ``rows_dtype``, also the row of each position (:func:`rows_of`), written
+    as the values are placed: ``(indptr, values, rows)``."""
     # A block's histogram has n counters: no more of them than the pairs pay for.
     blocks = max(1, min(numba.get_num_threads(), first.size // max(n, BLOCK_PAIRS)))
     counts = np.zeros((blocks, n), dtype=np.int64)
@@ -40,19 +44,26 @@ def grouped_rows(first, second, n, *, distinct):
     indptr = np.empty(n + 1, dtype=np.int64)
     _offsets(counts, indptr)
     values = np.empty(int(indptr[-1]), dtype=second.dtype)
-    _place(first, second, counts, values)
+    # Empty where not asked for, or (distinct) made by the compaction instead.
+    row_type = second.dtype if rows_dtype is None else rows_dtype
+    rows = np.empty(0 if rows_dtype is None or distinct else values.size, dtype=row_type)
+    _place(first, second, counts, values, rows)
+    wanted = (indptr, values) if rows_dtype is None else (indptr, values, rows)
+    if ordered and not distinct:
+        return wanted
     spans = _spans(indptr, numba.get_num_threads() * SPANS_PER_THREAD)
     if not distinct:
-        _sort_rows(indptr, values, spans)
-        return indptr, values
+        _sort_rows(indptr, values, spans)  # within rows: each position keeps its row
+        return wanted
     kept = np.empty(n, dtype=np.int64)
     _sort_distinct_rows(indptr, values, spans, kept)
     compact = np.empty(n + 1, dtype=np.int64)
     compact[0] = 0
     np.cumsum(kept, out=compact[1:])
     out = np.empty(int(compact[-1]), dtype=second.dtype)
-    _compact_rows(indptr, values, compact, spans, out)
-    return compact, out
+    rows = np.empty(0 if rows_dtype is None else out.size, dtype=row_type)
+    _compact_rows(indptr, values, compact, spans, out, rows)
+    return (compact, out) if rows_dtype is None else (compact, out, rows)
 
 
 def rows_of(indptr, dtype):
@@ -144,8 +155,11 @@ def _offsets(counts, indptr):
 
 
 @njit(parallel=True, cache=True)
-def _place(first, second, slots, values):
+def _place(first, second, slots, values, rows):
+    """Each block's pairs into their rows; their rows beside them where ``rows``
+    is not empty."""
     blocks = slots.shape[0]
+    with_rows = rows.size > 0
     for block in prange(blocks):
         start, end = first.size * block // blocks, first.size * (block + 1) // blocks
         slot = slots[block]
@@ -153,6 +167,8 @@ def _place(first, second, slots, values):
             v = first[i]
             if v >= 0:
                 values[slot[v]] = second[i]
+                if with_rows:
+                    rows[slot[v]] = v
                 slot[v] += 1
 
 
@@ -204,12 +220,17 @@ def _sort_distinct_rows(indptr, values, spans, kept):
 # a row in numba, most of the pass on graphs of short rows (p2p-Gnutella31, one
 # thread: 825 us for 62k rows, 148k items).
 @njit(parallel=True, cache=True)
-def _compact_rows(indptr, values, compact, spans, out):
+def _compact_rows(indptr, values, compact, spans, out, rows):
+    """Each row's first ``compact`` lengths of values into ``out``; their rows into
+    ``rows`` where it is not empty."""
+    with_rows = rows.size > 0
     for s in prange(spans.size - 1):
         for v in range(spans[s], spans[s + 1]):
             shift = indptr[v] - compact[v]
             for i in range(compact[v], compact[v + 1]):
                 out[i] = values[i + shift]
+                if with_rows:
+                    rows[i] = v
 
 
 @njit(parallel=True, cache=True)

@@ -246,6 +246,11 @@ def oriented_keys(how, simple, rank=None):
     return packed_keys(lo, hi, simple.n), int(lo.size)
 
 
+class RowOrderGraph(SimpleGraph):
+    """A :class:`~.dedup.SimpleGraph` whose edges come in row order: ``lo``
+    ascending, and ``hi`` ascending within each ``lo`` (:func:`deduplicate`)."""
+
+
 def oriented_csr(how, simple, rank, dtype):
     """The CSR (``indptr, indices, rows``, ids of ``dtype``) of the arcs of
     :func:`oriented_keys`: a counting sort of the arcs into their rows
@@ -255,11 +260,6 @@ def oriented_csr(how, simple, rank, dtype):
     # to lower ids come from the rows before its own, ascending, then its own row's.
     ordered = rank is None and isinstance(simple, RowOrderGraph)
     return host_rows.grouped_rows(src, dst, simple.n, distinct=False, ordered=ordered, rows_dtype=dtype)
-
-
-class RowOrderGraph(SimpleGraph):
-    """A :class:`~.dedup.SimpleGraph` whose edges come in row order: ``lo``
-    ascending, and ``hi`` ascending within each ``lo`` (:func:`deduplicate`)."""
 
 
 def deduplicate(src, dst, n, *, values=None, unique=False):

@@ -12,8 +12,9 @@
 //            closing arc w -> u exists (step c).
 // The closing arc is looked up in a bitmap when w is one of the last `bitmap_rows`
 // vertices (§5.4; only with orientation "id", where N+(w) lies above w), else by
-// binary search of N+(w). Orientations other than "id" may close a wedge either way
-// (both = 1): u -> w is searched too.
+// binary search of N+(w); where a hit needs the closing arc's position (per edge,
+// weighted), the bitmap's ranks give it (ranked_arc) instead of a search. Orientations
+// other than "id" may close a wedge either way (both = 1): u -> w is searched too.
 // A block takes blockDim * spread consecutive wedges.
 // The graph of a task of a 2D partition is tripartite (nx_tricount/preprocess/
 // partition.py): sources, middles and sinks, arcs only from a block to a later one,
@@ -100,6 +101,21 @@ __device__ __forceinline__ unsigned row_start(unsigned r, unsigned words) {
 __device__ __forceinline__ bool bit_set(const unsigned* __restrict__ bitmap, unsigned words,
                                         unsigned row, unsigned col) {
     return (bitmap[row_start(row, words) + (col >> 5) - (row >> 5)] >> (col & 31)) & 1u;
+}
+
+// The CSR position of arc w -> u, whose ends are bitmap row `row` and column `col`
+// (w's arcs start at w_first), or -1 for none: row w holds exactly N+(w), so u's
+// position is its bit's rank, the rank of its word (`ranks`, wedge_bitmap_ranks) and
+// the bits below it in the word. A load and a popcount where a search of N+(w) takes
+// a dependent load per halving.
+__device__ __forceinline__ long long ranked_arc(const unsigned* __restrict__ bitmap,
+                                                const unsigned* __restrict__ ranks,
+                                                unsigned words, unsigned row, unsigned col,
+                                                long long w_first) {
+    unsigned at = row_start(row, words) + (col >> 5) - (row >> 5);
+    unsigned word = bitmap[at], bit = col & 31;
+    if (!((word >> bit) & 1u)) return -1;
+    return w_first + __ldg(ranks + at) + __popc(word & ((1u << bit) - 1));
 }
 
 // The state of pair (row, col) in a bitmap of two planes, word by word (a uint2 per
@@ -206,8 +222,12 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                                             VID first_row, VID first_col, unsigned words,
                                             const WEIGHT* __restrict__ values,
                                             const unsigned char* __restrict__ states,
+                                            const unsigned* __restrict__ ranks,
                                             unsigned* arc_hits, void* out) {
     extern __shared__ unsigned char shared[];
+    // Per edge and weighted, a hit needs its closing arc's position, which `ranks`
+    // (when given) reads off the bitmap.
+    constexpr bool NEEDS_CLOSING = MODE == MODE_PER_EDGE || MODE == MODE_WEIGHTED;
     WedgeArcs* slots = (WedgeArcs*)shared;
     // Weighted: each wedge's closing arc (NO_ARC: none) after the slots.
     EID* closings = (EID*)(slots + blockDim.x * spread);
@@ -295,6 +315,10 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                     closing_value = closing >= 0 ? (unsigned)values[closing] : 0;
                 }
                 hit = (unsigned)(values[pi] * values[pj]) * closing_value;
+            } else if (NEEDS_CLOSING && !CROSS && ranks != nullptr && w >= first_row) {
+                closing = ranked_arc(bitmap, ranks, words, (unsigned)(w - first_row),
+                                     (unsigned)(u - first_row), indptr[w]);
+                hit = closing >= 0;
             } else if (w >= first_row && (!CROSS || u >= first_col)) {
                 // Without CROSS, u > w: w >= first_row puts u in the bitmap too.
                 hit = CROSS ? cross_bit_set(bitmap, words, (unsigned)(w - first_row),
@@ -357,10 +381,11 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
         name(const long long* indptr, const VID* indices, const VID* rows,                   \
              const long long* prefix, const VID* splits, VID n, long long wedges,            \
              int spread, int both, const unsigned* bitmap, VID first_row, VID first_col,     \
-             unsigned words, const WEIGHT* values, unsigned* arc_hits, void* out) {           \
+             unsigned words, const WEIGHT* values, const unsigned* ranks, unsigned* arc_hits, \
+             void* out) {                                                                    \
         wedge_count<MODE, CROSS>(indptr, indices, rows, prefix, splits, n, wedges, spread,   \
                                  both, bitmap, first_row, first_col, words, values, nullptr, \
-                                 arc_hits, out);                                             \
+                                 ranks, arc_hits, out);                                      \
     }
 
 // Blocks of at most 256 threads (nx_tricount/algorithms/wedge.py launches 128);
@@ -385,7 +410,7 @@ extern "C" __global__ void __launch_bounds__(256, 8)
                      VID first_row, unsigned words, const unsigned char* states, u64* total) {
     wedge_count<MODE_TRANSITIVE, false>(indptr, indices, nullptr, prefix, nullptr, n, wedges,
                                         spread, both, bitmap, first_row, first_row, words,
-                                        nullptr, states, nullptr, total);
+                                        nullptr, states, nullptr, nullptr, total);
 }
 
 // pairs[0] = 0 and pairs[v + 1] = C(d+(v), 2), the wedges of vertex v: their

@@ -23,6 +23,7 @@ from .wedge_layout import (
     BITMAP_MIN_OUT_DEGREE,
     count_bitmap,
     count_hub,
+    count_ranks,
     cross_sides,
     cross_splits,
     gpu_hub_prefix,
@@ -362,8 +363,10 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     hub = terms or (mode == "total" or arc_credit) and p.values is None
     hub = hub and hub_words > 0 and p.task_blocks is None
     prefix_bytes += 16 * (p.n + 1) if hub else 0  # the hub's pairs and prefix sums
+    # A hit's closing arc, per edge and weighted, is read off the words' ranks (kernels/wedge.cu).
+    ranked = (terms or mode == "per_edge") and p.task_blocks is None
     if p.task_blocks is None:
-        planes = 2 if small_values or terms and hub else 1  # two planes, or the words' ranks beside them
+        planes = 2 if small_values or ranked else 1  # two planes, or the words' ranks beside them
         largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n)) * planes
     else:
         largest_bytes = rectangle_bytes(*cross_sides(p, largest_bitmap))
@@ -403,8 +406,11 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         arc_hits = arc_array(p, first_arc, end_arc, *((2, weight) if terms else (1, np.uint32)))
     else:  # unread: the bitmap stands in (one allocation and memset fewer)
         arc_hits = bitmap
+    ranks = count_ranks(p, layout, bitmap, kernel_types, vertices) if ranked and layout.rows else None
     if hub:
-        count_hub(p, layout, prefix, hub_prefix, bitmap, hub_kind, kernel_types, arc_hits, out, vertices)
+        count_hub(
+            p, layout, prefix, hub_prefix, bitmap, hub_kind, kernel_types, arc_hits, out, vertices, ranks
+        )
         prefix = hub_prefix
     if wedges:
         runtime.launch(
@@ -425,6 +431,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
                 vid.type(layout.first_col),
                 np.uint32(layout.words),
                 gpu_count.kernel_values(p, weighted),
+                ranks,
                 arc_hits,
                 out,
             ),

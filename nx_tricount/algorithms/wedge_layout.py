@@ -250,14 +250,14 @@ def gpu_hub_prefix(prepared, layout, hub_words, kind, kernel_types):
     return p.derived[key]
 
 
-def count_hub(prepared, layout, prefix, hub_prefix, bitmap, kind, kernel_types, arcs, out, vertices):
+def count_hub(prepared, layout, prefix, hub_prefix, bitmap, kind, kernel_types, arcs, out, vertices, ranks):
     """Count the hub vertices (those ``hub_prefix`` leaves out): a block per bitmap
     row ANDs the vertex's row with its out-neighbours' rows (kernels/wedge.cu,
     ``hub_count``). ``kind`` ``"total"`` adds to the total ``out``; ``"per_node"``
     writes the counts of the vertex's arcs to ``arcs`` (the per-arc counts of
     ``wedge_arc_credit``); ``"weighted"`` adds the pairs of terms of the vertex's
     arcs to ``arcs`` (those of ``wedge_arc_terms``) and the vertex's own to ``out``,
-    reading the bitmap's ranks (:func:`count_ranks`); a share ``vertices`` of a
+    reading the bitmap's ``ranks`` (:func:`count_ranks`); a share ``vertices`` of a
     count credits each triangle's third vertex through the vertex's own arcs, as
     its ``arcs`` hold them alone."""
     from ..gpu import runtime
@@ -268,7 +268,6 @@ def count_hub(prepared, layout, prefix, hub_prefix, bitmap, kind, kernel_types, 
     if kind == "weighted":
         name = "wedge_hub_weighted" if vertices is None else "wedge_hub_weighted_share"
         kernel = runtime.function("wedge.cu", name, **kernel_types)
-        ranks = count_ranks(p, layout, bitmap, kernel_types, vertices)
         args += (ranks, first_row, np.uint32(layout.words), p.values, arcs, out)
         shared = 8 * layout.words  # the row and its ranks
     else:

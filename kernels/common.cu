@@ -277,15 +277,34 @@ __device__ __forceinline__ void merge_pair(Value& sum, Value& error, Value other
     error += other_error;
 }
 
-// Add the pairs of every lane of the warp into vertex idx's pair: a shuffle
-// reduction with merge_pair, then one add_pair.
+// The pairs of every lane of the warp merged into lane 0's (a shuffle reduction).
 template <typename Value>
-__device__ __forceinline__ void warp_add_pair(Value* out, long long idx, Value sum, Value error) {
+__device__ __forceinline__ void warp_reduce_pair(Value& sum, Value& error) {
     for (int offset = 16; offset > 0; offset >>= 1) {
         Value other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
         Value other_error = __shfl_down_sync(FULL_MASK, error, offset);
         merge_pair(sum, error, other_sum, other_error);
     }
+}
+
+// The pairs of the lanes from this one up to `end` (exclusive) merged into this
+// lane's: a segmented shuffle reduction, after which each run's first lane (lane_run)
+// holds the run's pair. All lanes of the warp must call it together.
+template <typename Value>
+__device__ __forceinline__ void run_reduce_pair(Value& sum, Value& error, unsigned end) {
+    unsigned lane = lane_id();
+    for (unsigned offset = 1; offset < 32; offset <<= 1) {
+        Value other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
+        Value other_error = __shfl_down_sync(FULL_MASK, error, offset);
+        if (lane + offset < end) merge_pair(sum, error, other_sum, other_error);
+    }
+}
+
+// Add the pairs of every lane of the warp into vertex idx's pair: warp_reduce_pair,
+// then one add_pair.
+template <typename Value>
+__device__ __forceinline__ void warp_add_pair(Value* out, long long idx, Value sum, Value error) {
+    warp_reduce_pair(sum, error);
     if (lane_id() == 0) add_pair(out, idx, sum, error);
 }
 
@@ -304,13 +323,9 @@ template <typename Value, typename Index>
 __device__ __forceinline__ void warp_add_pair_runs(Value* out, Index idx, Value sum,
                                                    Value error) {
     if (__ballot_sync(FULL_MASK, sum != 0 || error != 0) == 0) return;
-    unsigned lane = lane_id(), end;
+    unsigned end;
     bool head = lane_run(idx, end);
-    for (unsigned offset = 1; offset < 32; offset <<= 1) {
-        Value other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
-        Value other_error = __shfl_down_sync(FULL_MASK, error, offset);
-        if (lane + offset < end) merge_pair(sum, error, other_sum, other_error);
-    }
+    run_reduce_pair(sum, error, end);
     if (head) add_pair(out, idx, sum, error);
 }
 

@@ -830,11 +830,7 @@ __device__ __forceinline__ void weighted_words(bool has_word, unsigned q, long l
         WEIGHT run_sum = x, run_error = 0;
         unsigned end;
         lane_run(live ? owner : 32u, end);
-        for (unsigned offset = 1; offset < 32; offset <<= 1) {
-            WEIGHT other_sum = __shfl_down_sync(FULL_MASK, run_sum, offset);
-            WEIGHT other_error = __shfl_down_sync(FULL_MASK, run_error, offset);
-            if (lane + offset < end) merge_pair(run_sum, run_error, other_sum, other_error);
-        }
+        run_reduce_pair(run_sum, run_error, end);
         bool taking = count > 0 && through > first && before_me < first + 32;
         unsigned head = taking ? max(before_me, first) - first : lane;
         WEIGHT took_sum = __shfl_sync(FULL_MASK, run_sum, head);
@@ -883,11 +879,7 @@ __device__ __forceinline__ void hub_weighted(const long long* indptr, const VID*
                                     row_v, rank, first_word, start, bitmap, ranks, values, terms,
                                     sum, error);
         }
-        for (int offset = 16; offset > 0; offset >>= 1) {
-            WEIGHT other_sum = __shfl_down_sync(FULL_MASK, sum, offset);
-            WEIGHT other_error = __shfl_down_sync(FULL_MASK, error, offset);
-            merge_pair(sum, error, other_sum, other_error);
-        }
+        warp_reduce_pair(sum, error);
         if (lane == 0) {
             add_pair(terms, a, sum, error);
             merge_pair(base_sum, base_error, sum, error);
@@ -898,7 +890,7 @@ __device__ __forceinline__ void hub_weighted(const long long* indptr, const VID*
          first_arc += blockDim.x) {
         long long a = first_arc + lane;
         bool has_arc = a < end;
-        unsigned w_word = words, q_end = words;
+        unsigned w_word = words;
         long long row_first = 0, w_first = 0;
         WEIGHT b_vw = 0, sum = 0, error = 0;
         if (has_arc) {
@@ -908,8 +900,8 @@ __device__ __forceinline__ void hub_weighted(const long long* indptr, const VID*
             w_first = indptr[indices[a]];
             b_vw = values[a];
         }
-        for (unsigned q = w_word; __any_sync(FULL_MASK, q < q_end); ++q) {
-            weighted_words<CLOSING>(q < q_end, q, row_first, w_first, b_vw, false, row_v, rank,
+        for (unsigned q = w_word; __any_sync(FULL_MASK, q < words); ++q) {
+            weighted_words<CLOSING>(q < words, q, row_first, w_first, b_vw, false, row_v, rank,
                                     first_word, start, bitmap, ranks, values, terms, sum, error);
         }
         if (has_arc) {

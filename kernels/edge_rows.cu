@@ -89,16 +89,6 @@ vertex_sums(const VID* __restrict__ ids, const double* __restrict__ weights, lon
     if (i < m) atomicAdd(sums + ids[i], weights[i]);
 }
 
-// Each values[i] at the place of keys[i] among the distinct sorted keys `sorted`
-// (a key that is not KEY_SENTINEL is there once): the values in key order,
-// without an argsort.
-extern "C" __global__ void __launch_bounds__(256)
-values_by_key(const long long* __restrict__ keys, const u64* __restrict__ values, long long m,
-              const long long* __restrict__ sorted, u64* out) {
-    long long i = global_thread();
-    if (i < m && keys[i] != KEY_SENTINEL) out[last_at_most(sorted, m, keys[i])] = values[i];
-}
-
 // The rows src - dst that are no self-loop, in their order, as lo = min and
 // hi = max (the edge list of a graph whose edges are distinct), with their values
 // (8-byte, or none when values is null) and both ends' degrees: a stable

@@ -395,16 +395,24 @@ def test_small_graphs_are_prepared_without_sorts(monkeypatch):
     assert taken[1:] == [{"count_triangles": True}]
 
 
+@pytest.mark.parametrize("values", [None, np.float64, np.int64])
 @pytest.mark.parametrize("unique", [False, True])
 @pytest.mark.parametrize("name", list(GRAPHS))
-def test_cupy_simple_graph_equals_numpy(name, unique):
+def test_cupy_simple_graph_equals_numpy(name, unique, values):
     # Deduplicated, the low ends come sorted and their degrees are counted by runs
     # (the star's hub is one run of 500 rows); with unique=True they are not sorted.
+    # With values, a repeated edge keeps its last row's, whichever its direction: the
+    # rows come twice more, reversed and then as they are, with other values.
     cp = _cupy()
     src, dst, n = GRAPHS[name]
-    cpu = simple_graph(src, dst, n, unique=unique)
-    gpu = simple_graph(cp.asarray(src), cp.asarray(dst), n, unique=unique)
-    for attribute in ("lo", "hi", "degree"):
+    if values is not None:
+        if not unique:
+            src, dst = np.concatenate([src, dst, src]), np.concatenate([dst, src, dst])
+        values = np.random.default_rng(5).integers(-(2**40), 2**40, size=src.size).astype(values)
+    cpu = simple_graph(src, dst, n, values=values, unique=unique)
+    gpu_values = None if values is None else cp.asarray(values)
+    gpu = simple_graph(cp.asarray(src), cp.asarray(dst), n, values=gpu_values, unique=unique)
+    for attribute in ("lo", "hi", "degree") + (() if values is None else ("values",)):
         _assert_same(getattr(gpu, attribute), getattr(cpu, attribute))
     assert gpu.m == cpu.m
 

@@ -32,11 +32,8 @@ def csr_from_keys(keys, n, dtype, values=None, arcs=None):
     ``SENTINEL``, as :func:`~.host_ops.oriented_keys` may give them, never with
     ``values``). It is read with ``int()`` only once the sort and the CSR are
     queued: on the GPU it may be a :class:`~nx_tricount.gpu.transfers.PendingCount`."""
-    ops = ops_for(keys)
-    keys, values = ops.sorted_keys(keys, values)
     arcs = keys.size if arcs is None else arcs
-    indptr, indices, rows = ops.csr_of_sorted_keys(keys, n, dtype, arcs)
-    return indptr, indices, rows, values
+    return ops_for(keys).csr_of_keys(keys, n, dtype, arcs, values)
 
 
 def row_pointers(rows, n):

@@ -24,7 +24,6 @@ from .gpu_rows import (
     launch,
     loop_free,
     sorted_copy,
-    values_by_key,
 )
 
 __all__ = [*host_ops.__all__, "KeptKeysGraph"]
@@ -203,16 +202,36 @@ def rows_of(indptr, dtype):
 
 
 def sorted_keys(keys, values=None):
-    """:func:`.host_ops.sorted_keys`: a copy of the keys sorted in place (Thrust),
-    and 8-byte values put where their keys went by a search of each key among the
-    sorted ones (one launch, instead of an argsort's gathers)."""
-    ordered = sorted_copy(keys)
+    """:func:`.host_ops.sorted_keys`: a copy of the keys sorted in place (Thrust);
+    with values, an argsort and its gathers (:func:`csr_of_keys` places 8-byte
+    values without them)."""
     if values is None:
-        return ordered, None
-    if values.itemsize != 8:
-        order = keys.argsort()
-        return keys[order], values[order]
-    return ordered, values_by_key(keys, values, ordered)
+        return sorted_copy(keys), None
+    order = keys.argsort()
+    return keys[order], values[order]
+
+
+def csr_of_keys(keys, n, dtype, arcs, values=None):
+    """:func:`.host_ops.csr_of_keys`: 8-byte values are put at their arcs' CSR
+    positions after the CSR is built, each by a search of its target among its
+    row's (one launch of ``kernels/csr.cu``: a row's length in steps, not all the
+    keys')."""
+    import cupy
+
+    from ..gpu import runtime
+
+    if values is not None and values.itemsize != 8:
+        keys, values = sorted_keys(keys, values)
+        return (*csr_of_sorted_keys(keys, n, dtype, arcs), values)
+    ordered, _ = sorted_keys(keys)
+    indptr, indices, rows = csr_of_sorted_keys(ordered, n, dtype, arcs)
+    if values is None:
+        return indptr, indices, rows, None
+    placed = cupy.empty(indices.size, dtype=values.dtype)
+    kernel = runtime.function("csr.cu", "values_by_arc", vid=dtype)
+    args = (keys, cupy.ascontiguousarray(values), np.int64(keys.size), np.int64(n), indptr, indices, placed)
+    runtime.launch(kernel, keys.size, args)
+    return indptr, indices, rows, placed
 
 
 def oriented_keys(how, simple, rank=None):

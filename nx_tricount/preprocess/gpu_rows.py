@@ -6,10 +6,10 @@ masks) at a process's first use of each: a fresh install's first call would wait
 for them. ``cupy.sort``, ``cupy.argsort`` and ``cupy.cumsum`` copy their input
 with such a kernel before calling the sorts and scans CuPy ships compiled, so
 this module copies keys with a plain device copy and sorts them in place
-(``ndarray.sort``: Thrust), puts values where their keys went by searching the
-sorted keys, and compacts arrays by a chunked scan of its own (two launches of
-one grid, ``kernels/common.cu``). Ids of one type, int32 or int64, run as they
-are; others are converted to int64 first, by CuPy. CuPy is imported on first use.
+(``ndarray.sort``: Thrust), and compacts arrays by a chunked scan of its own (two
+launches of one grid, ``kernels/common.cu``). Ids of one type, int32 or int64, run
+as they are; others are converted to int64 first, by CuPy. CuPy is imported on
+first use.
 """
 
 import numpy as np
@@ -23,7 +23,6 @@ __all__ = [
     "ids_of",
     "scan_chunks",
     "sorted_copy",
-    "values_by_key",
     "loop_free",
     "compact_kept",
     "keys_by_range",
@@ -85,18 +84,6 @@ def sorted_copy(keys):
         ordered.data.copy_from_device_async(keys.data, keys.nbytes)
     ordered.sort()
     return ordered
-
-
-def values_by_key(keys, values, ordered):
-    """``values`` (8-byte) moved where their ``keys`` are in ``ordered``
-    (:func:`sorted_copy` of ``keys``), in one launch; each key that is not
-    :data:`~.dedup.SENTINEL` must be there once."""
-    import cupy
-
-    keys, values = cupy.ascontiguousarray(keys), cupy.ascontiguousarray(values)
-    placed = cupy.empty_like(values)
-    launch("values_by_key", keys.size, (keys, values, np.int64(keys.size), ordered, placed))
-    return placed
 
 
 def loop_free(src, dst, n, values=None):

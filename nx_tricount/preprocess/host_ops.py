@@ -24,6 +24,7 @@ __all__ = [
     "sampled_degree_sum",
     "pair_sum",
     "csr_of_sorted_keys",
+    "csr_of_keys",
     "rows_of",
     "sorted_keys",
     "oriented_keys",
@@ -202,6 +203,14 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
     # csr.row_pointers, in NumPy: the CSR step stands above the seam, not below it.
     indptr = np.searchsorted(rows, np.arange(n + 1, dtype=rows.dtype)).astype(np.int64, copy=False)
     return indptr, indices, rows
+
+
+def csr_of_keys(keys, n, dtype, arcs, values=None):
+    """:func:`csr_of_sorted_keys` of arc keys in any order, and the values (one per
+    key, or None) in the arcs' CSR order; with values, each key that is not
+    :data:`SENTINEL` is there once."""
+    keys, values = sorted_keys(keys, values)
+    return (*csr_of_sorted_keys(keys, n, dtype, arcs), values)
 
 
 def rows_of(indptr, dtype):

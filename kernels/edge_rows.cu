@@ -155,6 +155,45 @@ kept_keys(const long long* __restrict__ keys, const bool* __restrict__ kept, lon
                });
 }
 
+// The kept of the edge keys sorted by a stable argsort (sorted[i] = keys[order[i]])
+// as edges lo - hi (Id: the CSR's id type) with the values of their last rows: a
+// repeated edge's rows keep their order, so its kept last place holds its last
+// row. The compaction of gpu_ops.py's valued_graph, the second launch after
+// kept_totals.
+template <typename Id>
+__device__ __forceinline__ void kept_edges(const long long* __restrict__ sorted,
+                                           const bool* __restrict__ kept,
+                                           const long long* __restrict__ order,
+                                           const u64* __restrict__ values, long long m, long long n,
+                                           long long chunk, const long long* __restrict__ totals,
+                                           Id* lo, Id* hi, u64* kept_values) {
+    scan_chunk(m, chunk, totals, [&](long long i) { return (long long)kept[i]; },
+               [&](long long i, long long at, long long c) {
+                   if (!c) return;
+                   long long a, b;
+                   unpack_key(sorted[i], n, a, b);
+                   lo[at] = (Id)a;
+                   hi[at] = (Id)b;
+                   kept_values[at] = values[order[i]];
+               });
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+kept_edges_int(const long long* __restrict__ sorted, const bool* __restrict__ kept,
+               const long long* __restrict__ order, const u64* __restrict__ values, long long m,
+               long long n, long long chunk, const long long* __restrict__ totals, int* lo,
+               int* hi, u64* kept_values) {
+    kept_edges(sorted, kept, order, values, m, n, chunk, totals, lo, hi, kept_values);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+kept_edges_long(const long long* __restrict__ sorted, const bool* __restrict__ kept,
+                const long long* __restrict__ order, const u64* __restrict__ values, long long m,
+                long long n, long long chunk, const long long* __restrict__ totals,
+                long long* lo, long long* hi, u64* kept_values) {
+    kept_edges(sorted, kept, order, values, m, n, chunk, totals, lo, hi, kept_values);
+}
+
 // The keys of the ranges of the key space cut by `cuts` ascending splitters
 // (range h holds the keys from splitters[h - 1] up to splitters[h]; KEY_SENTINEL
 // is in none), each in order: a stable compaction into every range at once, in

@@ -20,6 +20,7 @@ from .dedup import SENTINEL, SimpleGraph, deduplicated, index_dtype  # noqa: F40
 from .gpu_rows import (
     compact_kept,
     ids_of,
+    kept_edges,
     keys_by_range,  # noqa: F401  (of the seam: host_ops.keys_by_range)
     launch,
     loop_free,
@@ -212,10 +213,8 @@ def sorted_keys(keys, values=None):
 
 
 def csr_of_keys(keys, n, dtype, arcs, values=None):
-    """:func:`.host_ops.csr_of_keys`: 8-byte values are put at their arcs' CSR
-    positions after the CSR is built, each by a search of its target among its
-    row's (one launch of ``kernels/csr.cu``: a row's length in steps, not all the
-    keys')."""
+    """:func:`.host_ops.csr_of_keys`: 8-byte values are put at their arcs once the
+    CSR is built, each by a search of its target within its row (``values_by_arc``)."""
     import cupy
 
     from ..gpu import runtime
@@ -271,12 +270,30 @@ def deduplicate(src, dst, n, *, values=None, unique=False):
     """:func:`.host_ops.deduplicate`. Unweighted, without its compaction: a
     :class:`KeptKeysGraph`, with no synchronisation. Edges known to be distinct
     (``unique``) lose their self-loops in a stable compaction, their 8-byte values
-    with them (:func:`~.gpu_rows.loop_free`)."""
+    with them (:func:`~.gpu_rows.loop_free`); other rows with 8-byte values go
+    through :func:`valued_graph`."""
     if unique and (values is None or values.itemsize == 8):
         return loop_free(src, dst, n, values)
+    if values is not None and values.itemsize == 8:
+        return valued_graph(src, dst, n, values)
     if values is not None or unique:
         return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
     return distinct_keys_graph(edge_keys(src, dst, n), n)
+
+
+def valued_graph(src, dst, n, values):
+    """The :class:`~.dedup.SimpleGraph` of rows with 8-byte values, each edge with
+    its last row's: a stable argsort, the distinct keys marked with their degrees
+    as without values, then one compaction to the ends and values
+    (:func:`~.gpu_rows.kept_edges`). One synchronisation."""
+    import cupy
+
+    keys = edge_keys(src, dst, n)
+    order = cupy.argsort(keys, kind="stable")  # a repeated edge's last row stays last
+    ordered = keys[order]
+    kept, degree, count = _distinct_and_degrees(ordered, n)
+    lo, hi, kept_values = kept_edges(ordered, kept, order, values, int(count), n)
+    return SimpleGraph(n, lo, hi, degree, kept_values)
 
 
 def oriented_csr(how, simple, rank, dtype):

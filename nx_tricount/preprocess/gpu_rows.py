@@ -25,6 +25,7 @@ __all__ = [
     "sorted_copy",
     "loop_free",
     "compact_kept",
+    "kept_edges",
     "keys_by_range",
 ]
 
@@ -128,6 +129,26 @@ def compact_kept(keys, kept, count=None):
     if out.size:
         launch_scan("kept_keys", blocks, (keys, kept, np.int64(m), np.int64(chunk), totals, out))
     return out
+
+
+def kept_edges(ordered, kept, order, values, edges, n):
+    """The ``edges`` kept of the keys ``ordered`` (the rows' keys in the order of
+    their stable argsort ``order``) as ends ``lo, hi`` of
+    :func:`~.dedup.index_dtype`, each with the 8-byte value of its last row: one
+    stable compaction, which gathers the kept rows' values alone."""
+    import cupy
+
+    m, dtype = ordered.size, index_dtype(n)
+    lo, hi = cupy.empty(edges, dtype=dtype), cupy.empty(edges, dtype=dtype)
+    kept_values = cupy.empty(edges, dtype=values.dtype)
+    if edges:
+        blocks, chunk = scan_chunks(m)
+        totals = cupy.empty(blocks, dtype=np.int64)
+        launch_scan("kept_totals", blocks, (kept, np.int64(m), np.int64(chunk), totals))
+        name = "kept_edges_int" if dtype == np.int32 else "kept_edges_long"
+        args = (ordered, kept, order, cupy.ascontiguousarray(values), np.int64(m), np.int64(n))
+        launch_scan(name, blocks, (*args, np.int64(chunk), totals, lo, hi, kept_values))
+    return lo, hi, kept_values
 
 
 def keys_by_range(keys, splitters):

@@ -114,6 +114,16 @@ def test_csr_of_sorted_keys_stops_at_the_arcs():
     assert indices.dtype == rows.dtype == np.int32
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_ascending_order_is_the_stable_argsort(dtype):
+    rng = np.random.default_rng(3)
+    for keys in (rng.integers(0, 40, size=1000), rng.integers(0, 3, size=7), np.zeros(5), np.zeros(0)):
+        keys = keys.astype(dtype)
+        order = host_ops.ascending_order(keys)
+        assert order.dtype == np.int64
+        np.testing.assert_array_equal(order, np.argsort(keys, kind="stable"))
+
+
 def test_counts():
     a, b = np.array([0, 0, 1, 3]), np.array([1, 2, 2, 0])
     assert host_ops.endpoint_counts(a, b, 5).tolist() == [3, 2, 2, 1, 0]

@@ -202,6 +202,13 @@ def rows_of(indptr, dtype):
     return rows
 
 
+def ascending_order(keys):
+    """:func:`.host_ops.ascending_order`: CuPy's stable argsort (a radix sort)."""
+    import cupy
+
+    return cupy.argsort(keys, kind="stable")
+
+
 def sorted_keys(keys, values=None):
     """:func:`.host_ops.sorted_keys`: a copy of the keys sorted in place (Thrust);
     with values, an argsort and its gathers (:func:`csr_of_keys` places 8-byte

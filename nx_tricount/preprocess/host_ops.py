@@ -27,6 +27,7 @@ __all__ = [
     "csr_of_keys",
     "rows_of",
     "sorted_keys",
+    "ascending_order",
     "oriented_keys",
     "oriented_csr",
     "deduplicate",
@@ -217,6 +218,14 @@ def rows_of(indptr, dtype):
     """The row of every position of a CSR's row pointers ``indptr`` (the arcs'
     sources), in ``dtype``."""
     return host_rows.rows_of(indptr, dtype)
+
+
+def ascending_order(keys):
+    """The stable ascending order of non-negative integer keys (an int64
+    permutation, ties by position), by a counting sort (:func:`.host_rows.counting_order`):
+    NumPy's stable argsort of 32-bit keys is a merge sort, 1.7 ms for
+    p2p-Gnutella31's 62,586 degrees."""
+    return host_rows.counting_order(keys)
 
 
 def sorted_keys(keys, values=None):

@@ -15,7 +15,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["grouped_rows", "distinct_pairs", "oriented_pairs", "rows_of"]
+__all__ = ["grouped_rows", "distinct_pairs", "oriented_pairs", "rows_of", "counting_order"]
 
 #: Rows up to this long are sorted by insertion: most rows of a sparse graph are
 #: short, and numba's quicksort costs more than the row itself there.
@@ -73,6 +73,20 @@ def rows_of(indptr, dtype):
     return rows
 
 
+def counting_order(keys):
+    """The stable ascending order of non-negative integer keys (int64 positions):
+    each key's first place from a cumulative count of the keys below it, then one
+    pass placing the positions in order (O(size + largest key))."""
+    keys = np.ascontiguousarray(keys)
+    order = np.empty(keys.size, dtype=np.int64)
+    if keys.size:
+        counts = np.bincount(keys)
+        places = np.zeros(counts.size, dtype=np.int64)
+        np.cumsum(counts[:-1], out=places[1:])
+        _place_in_order(keys, places, order)
+    return order
+
+
 def distinct_pairs(src, dst, n, dtype):
     """``(min, max)`` of each row ``src[i] - dst[i]`` in ``dtype``, with ``-1`` as
     the first of a self-loop (no row then). Ids outside ``0..n-1`` raise ValueError."""
@@ -125,6 +139,14 @@ def _orient(lo, hi, rank, identity, degree, by_degree, src, dst):
         if da > db:  # then the lower degree first, ties staying by id
             a, b = b, a
         src[i], dst[i] = a, b
+
+
+@njit(cache=True)
+def _place_in_order(keys, places, order):
+    for position in range(keys.size):
+        key = keys[position]
+        order[places[key]] = position
+        places[key] += 1
 
 
 @njit(parallel=True, cache=True)

@@ -58,7 +58,7 @@ def vertex_order(how, degree):
         xp = module_of(degree)
         # A degree is below n: 32-bit sort keys (docs/algorithms.md, 'Orderings').
         keys = degree.astype(xp.int32) if degree.size < 2**31 else degree
-        return xp.argsort(keys, kind="stable")
+        return ops_for(keys).ascending_order(keys)
     raise _unknown(how)
 
 

@@ -152,6 +152,25 @@ __device__ void block_add(u64* total, u64 value) {
     if (threadIdx.x == 0 && value != 0) atomicAdd(total, value);
 }
 
+__device__ __forceinline__ u64 warp_max(u64 x) {
+    for (int offset = 16; offset > 0; offset >>= 1) x = max(x, __shfl_down_sync(FULL_MASK, x, offset));
+    return x;
+}
+
+// The block's largest x into *out, one atomic per block. All threads must call it.
+__device__ __forceinline__ void block_max(u64* out, u64 x) {
+    __shared__ u64 warp_largest[32];
+    x = warp_max(x);
+    if (lane_id() == 0) warp_largest[threadIdx.x >> 5] = x;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        x = threadIdx.x < (blockDim.x >> 5) ? warp_largest[threadIdx.x] : 0ull;
+        x = warp_max(x);
+        if (threadIdx.x == 0 && x != 0ull) atomicMax(out, x);
+    }
+    __syncthreads();  // warp_largest is free again
+}
+
 // Chunked scans in two launches of one grid (stable compactions, row pointers):
 // block b owns the items [b * chunk, min(n, (b + 1) * chunk)). The first launch
 // writes each block's sum of count(i) to totals[b] (chunk_total); the second scans

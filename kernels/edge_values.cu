@@ -15,25 +15,6 @@ __device__ __forceinline__ u64 ordered_bits(double x) {
     return (bits >> 63) ? ~bits : bits | 0x8000000000000000ull;
 }
 
-__device__ __forceinline__ u64 warp_max(u64 x) {
-    for (int offset = 16; offset > 0; offset >>= 1) x = max(x, __shfl_down_sync(FULL_MASK, x, offset));
-    return x;
-}
-
-// The block's largest x into *out, one atomic per block. All threads must call it.
-__device__ __forceinline__ void block_max(u64* out, u64 x) {
-    __shared__ u64 warp_largest[32];
-    x = warp_max(x);
-    if (lane_id() == 0) warp_largest[threadIdx.x >> 5] = x;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        x = threadIdx.x < (blockDim.x >> 5) ? warp_largest[threadIdx.x] : 0ull;
-        x = warp_max(x);
-        if (threadIdx.x == 0 && x != 0ull) atomicMax(out, x);
-    }
-    __syncthreads();  // warp_largest is free again
-}
-
 // extremes[0]: ~(lower << 32 | i) greatest, so that the first row i of the
 // smallest lower end (src when directed, else min(src, dst)) is read back from
 // it; ids below 2^31 and fewer than 2^32 rows. extremes[1]: the greatest

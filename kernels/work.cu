@@ -6,14 +6,15 @@
 //            among the ids from bitmap_first;
 //   sums[2]: sum d+(u)^2, what merge reads of the arcs' sources;
 //   sums[3]: d+(v) summed over `samples` arcs u -> v spread evenly over the CSR,
-//            arc i * m / samples (the rest of what merge reads, estimated).
+//            arc i * m / samples (the rest of what merge reads, estimated);
+//   sums[4]: the largest d+ (merge's inline layout reads it).
 #include "common.cu"
 
 extern "C" __global__ void __launch_bounds__(256)
 oriented_work(const long long* __restrict__ indptr, const VID* __restrict__ indices, long long n,
               long long m, long long samples, long long bitmap_first, long long dense_degree,
               u64* sums) {
-    u64 wedges = 0, bitmap = 0, squares = 0, heads = 0;
+    u64 wedges = 0, bitmap = 0, squares = 0, heads = 0, widest = 0;
     long long stride = (long long)gridDim.x * blockDim.x;
     for (long long v = global_thread(); v < n; v += stride) {
         u64 d = (u64)(indptr[v + 1] - indptr[v]);
@@ -21,6 +22,7 @@ oriented_work(const long long* __restrict__ indptr, const VID* __restrict__ indi
         wedges += pairs;
         if (v >= bitmap_first && (long long)d >= dense_degree) bitmap += pairs;
         squares += d * d;
+        widest = max(widest, d);
     }
     for (long long i = global_thread(); i < samples; i += stride) {
         long long v = (long long)indices[i * m / samples];
@@ -33,4 +35,6 @@ oriented_work(const long long* __restrict__ indptr, const VID* __restrict__ indi
     block_add(sums + 2, squares);
     __syncthreads();
     block_add(sums + 3, heads);
+    __syncthreads();
+    block_max(sums + 4, widest);
 }

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.algorithms import shares, work
+from nx_tricount.algorithms import merge, shares, work
 from nx_tricount.algorithms.work import Work, work_of
 from nx_tricount.classes import preparation
 from nx_tricount.classes.preparation import statistics
@@ -42,7 +42,7 @@ def _work_by_hand(prepared):
     first = max(0, prepared.n - 65536)
     bitmap = sum(d * (d - 1) // 2 for d in out[first:].tolist() if d >= 32)
     reads = sum(int(out[u] + out[v]) for u, v in zip(prepared.rows.tolist(), prepared.indices.tolist()))
-    return Work(prepared.m, wedges, bitmap, reads)
+    return Work(prepared.m, wedges, bitmap, reads, max(out.tolist(), default=0))
 
 
 def test_work_of_estimates_the_heads_from_arcs_spread_over_the_csr(monkeypatch):
@@ -81,7 +81,19 @@ def test_work_of_a_graph_of_a_hub_block_and_of_nothing():
     empty = prepare_undirected(
         np.zeros(0, np.int64), np.zeros(0, np.int64), 3, orientation="id", ordering="degree"
     )
-    assert work_of(empty) == Work(0, 0, 0, 0) and work_of(empty).bitmap_share == 0.0
+    assert work_of(empty) == Work(0, 0, 0, 0, 0) and work_of(empty).bitmap_share == 0.0
+    assert work.widest == 39
+
+
+def test_work_of_calls_meanwhile_once_before_its_read():
+    # The caller's work is queued between the launch and the read, and a graph
+    # read before is not read again.
+    src, dst = rmat_edges(10, seed=3)
+    prepared = prepare_undirected(src, dst, 1 << 10, orientation="id", ordering="degree")
+    calls = []
+    first = work_of(prepared, meanwhile=lambda: calls.append(work.WORK in prepared.derived))
+    assert calls == [False]
+    assert work_of(prepared, meanwhile=lambda: calls.append("again")) is first and calls == [False]
 
 
 def _deferred(device="gpu"):
@@ -92,13 +104,13 @@ def _deferred(device="gpu"):
 @pytest.mark.parametrize(
     "work,expected,phrase",
     [
-        (Work(100, 1000, 500, 10**9), "wedge", "hold 50% of the 1,000 wedges (>= 50%)"),
-        (Work(100, 1000, 499, 5600 + 660), "merge", "6,260 list entries <= 5.6 per wedge (1,000)"),
-        (Work(100, 1000, 0, 5600 + 661), "wedge", "6,261 list entries > 5.6 per wedge"),
+        (Work(100, 1000, 500, 10**9, 50), "wedge", "hold 50% of the 1,000 wedges (>= 50%)"),
+        (Work(100, 1000, 499, 5600 + 660, 50), "merge", "6,260 list entries <= 5.6 per wedge (1,000)"),
+        (Work(100, 1000, 0, 5600 + 661, 50), "wedge", "6,261 list entries > 5.6 per wedge"),
     ],
 )
 def test_the_prepared_graph_settles_wedge_or_merge(monkeypatch, work, expected, phrase):
-    monkeypatch.setattr(rules, "work_of", lambda prepared: work)
+    monkeypatch.setattr(rules, "work_of", lambda prepared, meanwhile=None: work)
     assert (GPU_BITMAP_SHARE, MERGE_READS_PER_WEDGE, MERGE_READS_PER_ARC) == (0.5, 5.6, 6.6)
     settled = choose_after_preparation(_deferred(), prepared=None)
     assert settled.algorithm == expected and settled.after_preparation is None
@@ -235,6 +247,10 @@ def test_transitivity_on_the_gpu_settles_on_the_prepared_graph():
         assert plan.after_preparation is not None
         prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, "gpu")
         assert choose_after_preparation(plan, prepared).algorithm == expected
+        # Wedge's layout was queued while the work was read, whichever is chosen.
+        assert "wedge_prefix" in prepared.derived
+        widest = int(cupy.diff(prepared.indptr).max())
+        assert work_of(prepared).widest == widest and merge.inline_layout(prepared)[1] == widest
         # One launch on the GPU, the same sums as the host's.
         on_host = replace(prepared, indptr=prepared.indptr.get(), indices=prepared.indices.get(), derived={})
         assert work_of(prepared) == work_of(on_host)

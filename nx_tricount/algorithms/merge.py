@@ -9,6 +9,7 @@ large graphs). docs/algorithms.md has the notes.
 import numpy as np
 
 from . import per_arc
+from .work import work_of
 
 __all__ = ["INLINE_MAX_POSITIONS", "TOTAL_LAYOUTS", "count_cpu", "count_gpu", "inline_layout"]
 
@@ -86,7 +87,8 @@ def inline_layout(prepared):
 
     The layout is ``n + m`` int32: each vertex's out-degree followed by where
     each of its out-neighbours' own entries start. Made once per Prepared, in
-    one launch and one read.
+    one launch; the largest out-degree is the graph's :func:`~.work.work_of`
+    (read once, and already where ``auto`` chose merge on the prepared graph).
 
     Returns
     -------
@@ -104,6 +106,5 @@ def inline_layout(prepared):
         kernel = runtime.function("merge_inline.cu", "merge_inline_layout", vid=p.indices.dtype)
         args = (p.indptr, p.indices, p.rows, np.int64(p.n), np.int64(p.m), layout)
         runtime.launch(kernel, max(p.n, p.m), args)
-        widest = int((p.indptr[1:] - p.indptr[:-1]).max()) if p.n else 0
-        derived[INLINE_LAYOUT] = layout, widest
+        derived[INLINE_LAYOUT] = layout, work_of(p).widest
     return derived[INLINE_LAYOUT]

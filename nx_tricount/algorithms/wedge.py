@@ -30,6 +30,7 @@ from .wedge_layout import (
     gpu_layout,
     gpu_share_prefix,
     gpu_vertex_costs,
+    plain_kernel_types,
     rectangle_bytes,
     share_arcs,
     share_prefix,
@@ -289,8 +290,7 @@ def gpu_base_costs(prepared, mode, *, bitmap_rows=None, hub_words=None, **_):
     largest = BITMAP_ROWS if bitmap_rows is None else int(bitmap_rows)
     if hub_words < 0 or not 0 <= largest <= 2**17:  # count_gpu says what is wrong
         return None
-    kernel_types = dict(vid=p.indices.dtype, weight=np.float64, eid=np.uint32 if p.m < 2**32 else np.int64)
-    return gpu_vertex_costs(p, mode, largest, hub_words, kernel_types)
+    return gpu_vertex_costs(p, mode, largest, hub_words, plain_kernel_types(p))
 
 
 def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, threads=None, vertices=None):

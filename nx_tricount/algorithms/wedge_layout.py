@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..metadata.catalog import BITMAP_ROWS
 from .shares import share_scratch
 
 __all__ = [
@@ -16,6 +17,8 @@ __all__ = [
     "BITMAP_MIN_OUT_DEGREE",
     "BitmapLayout",
     "gpu_layout",
+    "gpu_layout_ahead",
+    "plain_kernel_types",
     "cross_sides",
     "rectangle_bytes",
     "triangle_words",
@@ -130,6 +133,20 @@ def gpu_layout(prepared, largest, kernel_types):
             )
     bitmap = derived.get(key) if use_bitmap else None
     return derived["wedge_prefix"], derived["wedge_count"], bitmap or _no_bitmap(p.n)
+
+
+def gpu_layout_ahead(prepared, *, bitmap_rows=None, **_):
+    """Make the :func:`gpu_layout` that a total count of ``prepared`` with these
+    parameters reads first (``wedge.count_gpu``), ahead of the count: ``auto``'s
+    choice on the prepared graph queues it while its own numbers are read."""
+    largest = BITMAP_ROWS if bitmap_rows is None else int(bitmap_rows)
+    if 0 <= largest <= 2**17:  # else the count says what is wrong
+        gpu_layout(prepared, largest, plain_kernel_types(prepared))
+
+
+def plain_kernel_types(p):
+    """The wedge kernels' types for a count of ``p`` without arc values."""
+    return dict(vid=p.indices.dtype, weight=np.float64, eid=np.uint32 if p.m < 2**32 else np.int64)
 
 
 def _gpu_cross_layout(p, largest, kernel_types):

@@ -35,12 +35,15 @@ class Work:
         ``sum d+(u) + d+(v)`` over the arcs ``u -> v``: the list entries merge
         reads, its ``d+(v)`` terms estimated from :data:`ARC_SAMPLES` arcs spread
         evenly over the CSR (exact on a graph of fewer arcs).
+    widest : int
+        The largest out-degree (merge's inline layout reads it).
     """
 
     arcs: int
     wedges: int
     bitmap_wedges: int
     merge_reads: int
+    widest: int
 
     @property
     def bitmap_share(self):
@@ -63,16 +66,22 @@ ARC_SAMPLES = 1 << 16
 WORK = "work"
 
 
-def work_of(prepared):
+def work_of(prepared, meanwhile=None):
     """The :class:`Work` of ``prepared`` (NumPy or CuPy), read once per graph: on
-    the GPU one launch and one copy back (a few CuPy reductions took 0.25 ms of
-    R-MAT 18's 1.5)."""
+    the GPU one launch and one copy back into pinned memory (a few CuPy reductions
+    took 0.25 ms of R-MAT 18's 1.5).
+
+    ``meanwhile``: called after the launch and before the read, when the graph
+    has not been read yet. Reading a number from the GPU makes the host wait for
+    all it had queued, and the GPU then idles while the host queues what comes
+    next: the caller queues there what the count will likely need, which waits
+    for the GPU itself (wedge's layout), so that the host waits once."""
     if WORK not in prepared.derived:
-        prepared.derived[WORK] = _read_work(prepared)
+        prepared.derived[WORK] = _read_work(prepared, meanwhile)
     return prepared.derived[WORK]
 
 
-def _read_work(prepared):
+def _read_work(prepared, meanwhile):
     p = prepared
     first = max(0, p.n - BITMAP_ROWS)
     samples = min(p.m, ARC_SAMPLES)
@@ -81,18 +90,25 @@ def _read_work(prepared):
         pairs = out_degree * (out_degree - 1) // 2
         dense = out_degree[first:] >= BITMAP_MIN_OUT_DEGREE
         sampled = p.indices[np.arange(samples, dtype=np.int64) * p.m // max(samples, 1)]
-        sums = (pairs.sum(), pairs[first:][dense].sum(), out_degree @ out_degree, out_degree[sampled].sum())
+        heads, widest = out_degree[sampled].sum(), out_degree.max() if p.n else 0
+        sums = (pairs.sum(), pairs[first:][dense].sum(), out_degree @ out_degree, heads, widest)
+        pending = None
     else:
         import cupy
 
-        from ..gpu import runtime
+        from ..gpu import runtime, transfers
 
-        sums = cupy.zeros(4, dtype=np.uint64)
+        sums = cupy.zeros(5, dtype=np.uint64)
         kernel = runtime.function("work.cu", "oriented_work", vid=p.indices.dtype)
         counts = (p.n, p.m, samples, first, BITMAP_MIN_OUT_DEGREE)
-        runtime.launch(kernel, max(p.n, samples, 1), (p.indptr, p.indices, *map(np.int64, counts), sums))
-        sums = sums.get()
-    wedges, bitmap_wedges, squares, heads = (int(x) for x in sums)
+        args = (p.indptr, p.indices, *map(np.int64, counts), sums)
+        runtime.launch(kernel, max(p.n, samples, 1), args, grid=WORK_BLOCKS)
+        pending = transfers.PendingValues(sums)
+    if meanwhile is not None:
+        meanwhile()
+    if pending is not None:
+        sums = pending.values()
+    wedges, bitmap_wedges, squares, heads, widest = (int(x) for x in sums)
     # The sampled heads' sum scaled to every arc (exact when every arc is a sample).
     reads = squares + (heads * p.m + samples // 2) // samples if samples else squares
-    return Work(p.m, wedges, bitmap_wedges, reads)
+    return Work(p.m, wedges, bitmap_wedges, reads, widest)

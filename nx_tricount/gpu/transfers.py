@@ -24,6 +24,7 @@ __all__ = [
     "to_cpu",
     "host_slices",
     "parallel_copy",
+    "PendingValues",
     "PendingCount",
 ]
 
@@ -216,32 +217,43 @@ def _drain(staging, target, b, start, stop):
     _copy(staging.buffers[b][: stop - start], target[start:stop])
 
 
-class PendingCount:
-    """A count computed on the GPU, copied to pinned host memory behind the work
-    queued so far: reading it (``int()``) waits for that work only, not for what
-    is queued after it, so the host can go on queuing while the GPU catches up.
+class PendingValues:
+    """A few values computed on the GPU, copied to pinned host memory behind the
+    work queued so far: reading them (:meth:`values`) waits for that work only, not
+    for what is queued after it, so the host can go on queuing while the GPU
+    catches up, and a read after a synchronisation costs no copy of its own.
 
     Parameters
     ----------
-    counter : cupy array
-        One 64-bit integer, computed by the work queued before this call.
+    array : cupy array
+        Contiguous, computed by the work queued before this call.
     """
 
-    def __init__(self, counter):
+    def __init__(self, array):
         import cupy
 
-        self._host = cupy.cuda.alloc_pinned_memory(8)
-        self._counter = counter  # alive until the copy has run
+        self._host = cupy.cuda.alloc_pinned_memory(max(array.nbytes, 1))
+        self._array = array  # alive until the copy has run
         stream = cupy.cuda.get_current_stream()
         cupy.cuda.runtime.memcpyAsync(
-            self._host.ptr, counter.data.ptr, 8, cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr
+            self._host.ptr, array.data.ptr, array.nbytes, cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr
         )
         self._copied = stream.record()
-        self._value = None
+        self._values = None
+
+    def values(self):
+        """The values, a NumPy array of the GPU array's type and size."""
+        if self._values is None:
+            self._copied.synchronize()
+            array = self._array
+            self._values = np.frombuffer(self._host, dtype=array.dtype, count=array.size).copy()
+            self._host = self._array = None
+        return self._values
+
+
+class PendingCount(PendingValues):
+    """A count computed on the GPU (one 64-bit integer), as :class:`PendingValues`;
+    ``int()`` reads it."""
 
     def __int__(self):
-        if self._value is None:
-            self._copied.synchronize()
-            self._value = int(np.frombuffer(self._host, dtype=self._counter.dtype, count=1)[0])
-            self._host = self._counter = None
-        return self._value
+        return int(self.values()[0])

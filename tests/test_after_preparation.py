@@ -184,9 +184,27 @@ def test_the_hub_threshold_is_for_unweighted_undirected_counts(gpu_machine):
     assert nx_tricount.make_plan(from_edges(src, dst)).algorithm == "merge"
     forced = nx_tricount.make_plan(from_edges(src, dst), total=True, orientation="degree")
     assert forced.algorithm == "merge" and forced.after_preparation is None
+    # A path's mean degree (about 2) leaves room for an estimate below GPU_TOTAL_SKEW.
     gpu_machine.setattr(preparation, "mean_endpoint_degree", lambda G, device, meanwhile=None: 4.1)
-    assert nx_tricount.make_plan(from_edges(src, dst), total=True).algorithm == "merge"
+    path = np.arange(20_000), np.arange(1, 20_001)  # rows enough for the GPU
+    assert nx_tricount.make_plan(from_edges(*path), total=True).algorithm == "merge"
     assert gpu_auto_algorithm(GPU_LOOK_ROWS, lambda: GPU_HUB_SKEW - 1, threshold=GPU_HUB_SKEW)[0] == "merge"
+
+
+def test_a_mean_degree_at_the_threshold_draws_no_estimate(gpu_machine):
+    # 2 rows / n bounds the mean endpoint degree from below (Cauchy-Schwarz): from
+    # the threshold on the rule's answer is known and the estimate is not drawn.
+    def never(G, device, meanwhile=None):
+        raise AssertionError("the estimate was drawn")
+
+    gpu_machine.setattr(preparation, "mean_endpoint_degree", never)
+    src, dst = rmat_edges(11, seed=1)  # 32,768 rows on at most 2,048 ids: 2 rows / n >= 32
+    total = nx_tricount.make_plan(from_edges(src, dst), total=True)
+    assert total.algorithm == "wedge" and total.after_preparation.algorithm == "merge"
+    assert "a mean degree 2 rows / n = " in str(total) and f"(>= {GPU_TOTAL_SKEW})" in str(total)
+    assert gpu_auto_algorithm(GPU_LOOK_ROWS, never, threshold=20, mean_degree=20.0)[0] == "wedge"
+    with pytest.raises(AssertionError, match="drawn"):  # below it the estimate decides
+        gpu_auto_algorithm(GPU_LOOK_ROWS, lambda: never(None, "gpu"), threshold=20, mean_degree=19.9)
 
 
 @pytest.mark.parametrize(

@@ -158,8 +158,9 @@ def choose_algorithm(statistics, device, spread, weighted, total=False, small_va
 
         hubs = not weighted and not statistics.directed
         threshold = GPU_TOTAL_SKEW if later else GPU_HUB_SKEW if hubs else GPU_WEDGE_SKEW
+        mean_degree = 2 * statistics.rows / statistics.n if statistics.n else 0.0
         return gpu_auto_algorithm(
-            statistics.rows, endpoint_degree, weighted and not small_values, threshold, later
+            statistics.rows, endpoint_degree, weighted and not small_values, threshold, later, mean_degree
         )
     return "hash", (
         "algorithm auto -> hash: on the CPU engine one direct-address table per "
@@ -228,7 +229,9 @@ def choose_merge_total(rows, spread, pipeline, total):
     return "csr", None
 
 
-def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDGE_SKEW, later=False):
+def gpu_auto_algorithm(
+    rows, endpoint_degree, weighted=False, threshold=GPU_WEDGE_SKEW, later=False, mean_degree=0.0
+):
     """``(algorithm, reason)`` of ``algorithm="auto"`` on the GPU.
 
     Parameters
@@ -248,6 +251,11 @@ def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDG
     later : bool, optional
         The prepared graph chooses between wedge and merge where this says wedge
         (:func:`choose_after_preparation`); the reason says so.
+    mean_degree : float, optional
+        ``2 rows / n``, at most the mean endpoint degree (``sum(d^2) / sum(d) >=
+        sum(d) / n``, Cauchy–Schwarz, ``sum(d) = 2 rows``): from ``threshold`` on,
+        the estimate is not drawn (the rule's answer is known; an estimate could
+        only fall below it by chance).
     """
     if rows < GPU_LOOK_ROWS:
         return "merge", (
@@ -256,31 +264,36 @@ def gpu_auto_algorithm(rows, endpoint_degree, weighted=False, threshold=GPU_WEDG
             "was the best configuration or close to it on every graph measured; the "
             "degrees are not looked at (docs/benchmarks.md, 'auto: the GPU rule')"
         )
-    skew = endpoint_degree()
+    if mean_degree >= threshold:
+        skew = mean_degree
+        measure = (
+            f"a mean degree 2 rows / n = {mean_degree:,.0f}, a lower bound of the mean endpoint "
+            "degree sum(d^2)/sum(d), which is not drawn"
+        )
+    else:
+        skew = endpoint_degree()
+        measure = f"a mean endpoint degree sum(d^2)/sum(d) = {skew:,.0f}"
     if skew >= threshold and weighted:
         return "wedge", (
-            f"algorithm auto -> wedge: {rows:,} edge rows, a mean endpoint degree "
-            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {threshold:,}) and sums of arc values "
-            "per vertex, whose hubs' triangles the hub block finds by ANDing bitmap rows, "
-            "their arcs' values at the bits' ranks (docs/benchmarks.md, 'auto: weighted "
-            "sums on the GPU')"
+            f"algorithm auto -> wedge: {rows:,} edge rows, {measure} (>= {threshold:,}) "
+            "and sums of arc values per vertex, whose hubs' triangles the hub block finds by "
+            "ANDing bitmap rows, their arcs' values at the bits' ranks (docs/benchmarks.md, "
+            "'auto: weighted sums on the GPU')"
         )
     if skew >= threshold and later:
         return "wedge", (
             f"algorithm auto -> wedge or merge, chosen on the prepared graph: {rows:,} edge rows "
-            f"and a mean endpoint degree sum(d^2)/sum(d) = {skew:,.0f} (>= {threshold:,}), a total "
+            f"and {measure} (>= {threshold:,}), a total "
             "on ascending-degree ids, where merge reads short lists and wedge spreads a hub's "
             "wedges over the threads (rules.choose_after_preparation)"
         )
     if skew >= threshold:
         return "wedge", (
-            f"algorithm auto -> wedge: {rows:,} edge rows and a mean endpoint degree "
-            f"sum(d^2)/sum(d) = {skew:,.0f} (>= {threshold:,}): hubs, whose wedges "
-            "wedge-parallel counting spreads evenly over the threads"
+            f"algorithm auto -> wedge: {rows:,} edge rows and {measure} (>= {threshold:,}): "
+            "hubs, whose wedges wedge-parallel counting spreads evenly over the threads"
         )
     return "merge", (
-        f"algorithm auto -> merge: {rows:,} edge rows and a mean endpoint degree "
-        f"sum(d^2)/sum(d) = {skew:,.0f} (< {threshold:,}): few wedges per edge, "
+        f"algorithm auto -> merge: {rows:,} edge rows and {measure} (< {threshold:,}): few wedges per edge, "
         "where one merge per arc is the fastest"
     )
 

@@ -217,7 +217,8 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
                                             const VID* __restrict__ rows,
                                             const long long* __restrict__ prefix,
                                             const VID* __restrict__ splits, VID n,
-                                            long long wedges, int spread, int both,
+                                            long long first_wedge, long long wedges,
+                                            int spread, int both,
                                             const unsigned* __restrict__ bitmap,
                                             VID first_row, VID first_col, unsigned words,
                                             const WEIGHT* __restrict__ values,
@@ -231,8 +232,10 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
     WedgeArcs* slots = (WedgeArcs*)shared;
     // Weighted: each wedge's closing arc (NO_ARC: none) after the slots.
     EID* closings = (EID*)(slots + blockDim.x * spread);
-    // The block's wedges, [chunk_first, chunk_first + chunk_wedges): per-wedge
-    // arithmetic below is 32-bit (a chunk has at most 256 * spread wedges).
+    // The block's wedges, [chunk_first, chunk_first + chunk_wedges) of the launch's,
+    // which are the graph's from first_wedge on (a share's, nx_tricount/algorithms/
+    // shares.py): per-wedge arithmetic below is 32-bit (a chunk has at most 256 * spread
+    // wedges).
     int chunk_size = blockDim.x * spread;
     long long chunk_first = (long long)blockIdx.x * chunk_size;
     int chunk_wedges = (int)min((long long)chunk_size, wedges - chunk_first);
@@ -241,7 +244,7 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
     int first = threadIdx.x * spread;
     int count = max(0, min(spread, chunk_wedges - first));
     if (count > 0) {
-        long long k = chunk_first + first;
+        long long k = first_wedge + chunk_first + first;
         VID v = base_of(prefix, 0, n, k);
         long long start = indptr[v];
         int d = (int)(indptr[v + 1] - start);
@@ -379,13 +382,13 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
 #define WEDGE_ENTRY(name, MODE, CROSS, BLOCKS)                                              \
     extern "C" __global__ void __launch_bounds__(256, BLOCKS)                                \
         name(const long long* indptr, const VID* indices, const VID* rows,                   \
-             const long long* prefix, const VID* splits, VID n, long long wedges,            \
-             int spread, int both, const unsigned* bitmap, VID first_row, VID first_col,     \
-             unsigned words, const WEIGHT* values, const unsigned* ranks, unsigned* arc_hits, \
-             void* out) {                                                                    \
-        wedge_count<MODE, CROSS>(indptr, indices, rows, prefix, splits, n, wedges, spread,   \
-                                 both, bitmap, first_row, first_col, words, values, nullptr, \
-                                 ranks, arc_hits, out);                                      \
+             const long long* prefix, const VID* splits, VID n, long long first_wedge,       \
+             long long wedges, int spread, int both, const unsigned* bitmap, VID first_row,  \
+             VID first_col, unsigned words, const WEIGHT* values, const unsigned* ranks,     \
+             unsigned* arc_hits, void* out) {                                                \
+        wedge_count<MODE, CROSS>(indptr, indices, rows, prefix, splits, n, first_wedge,      \
+                                 wedges, spread, both, bitmap, first_row, first_col, words,  \
+                                 values, nullptr, ranks, arc_hits, out);                     \
     }
 
 // Blocks of at most 256 threads (nx_tricount/algorithms/wedge.py launches 128);
@@ -408,8 +411,8 @@ extern "C" __global__ void __launch_bounds__(256, 8)
     wedge_transitive(const long long* indptr, const VID* indices, const long long* prefix,
                      VID n, long long wedges, int spread, int both, const unsigned* bitmap,
                      VID first_row, unsigned words, const unsigned char* states, u64* total) {
-    wedge_count<MODE_TRANSITIVE, false>(indptr, indices, nullptr, prefix, nullptr, n, wedges,
-                                        spread, both, bitmap, first_row, first_row, words,
+    wedge_count<MODE_TRANSITIVE, false>(indptr, indices, nullptr, prefix, nullptr, n, 0,
+                                        wedges, spread, both, bitmap, first_row, first_row, words,
                                         nullptr, states, nullptr, nullptr, total);
 }
 
@@ -422,17 +425,6 @@ extern "C" __global__ void wedge_pairs(const long long* indptr, long long n, lon
         long long d = indptr[v + 1] - indptr[v];
         pairs[v + 1] = d * (d - 1) / 2;
     }
-}
-
-// A share's prefix sums (nx_tricount/algorithms/shares.py): out[v] = prefix[v] held
-// flat before `first` and from `end` on, less prefix[first], so that the unchanged
-// kernels number the share's wedges alone. One pass, where clip and subtract made four.
-extern "C" __global__ void wedge_share_prefix(const long long* prefix, long long size,
-                                              long long first, long long end, long long* out) {
-    long long v = global_thread();
-    if (v >= size) return;
-    long long low = prefix[first], high = prefix[end], k = prefix[v];
-    out[v] = (k < low ? low : (k > high ? high : k)) - low;
 }
 
 // The cross wedges of a task graph: for each of the `sources` first vertices, its
@@ -627,7 +619,8 @@ __device__ __forceinline__ unsigned and_rows(const unsigned* row_v, const unsign
     return found;
 }
 
-// One block per bitmap row: a hub vertex's row goes to shared memory, then it is
+// One block per bitmap row from vertex first_vertex on (a share's rows alone), to the
+// last row or the share's end: a hub vertex's row goes to shared memory, then it is
 // ANDed with each out-neighbour w's row, over the words above w. Arcs ascend by
 // target, so those lengths descend along the row: arcs of at least 32 words take a
 // warp each (coalesced words), the others a lane each (a lane's words share sectors),
@@ -641,12 +634,12 @@ template <bool PER_NODE>
 __device__ __forceinline__ void hub_count(const long long* indptr, const VID* indices,
                                           const long long* prefix, const long long* hub_prefix,
                                           const unsigned* __restrict__ bitmap, VID first_row,
-                                          unsigned words, void* out) {
+                                          VID first_vertex, unsigned words, void* out) {
     extern __shared__ unsigned hub_shared[];
-    VID v = first_row + (VID)blockIdx.x;
+    VID v = first_vertex + (VID)blockIdx.x;
     bool hub = prefix[v + 1] > prefix[v] && hub_prefix[v + 1] == hub_prefix[v];
     if (!hub) return;
-    unsigned r = (unsigned)blockIdx.x, first_word = r >> 5, own = words - first_word;
+    unsigned r = (unsigned)(v - first_row), first_word = r >> 5, own = words - first_word;
     unsigned *row_v = hub_shared, *rank = row_v + own, *counts = rank + own;
     long long start = indptr[v], end = indptr[v + 1];
     const unsigned* row = bitmap + row_start(r, words);
@@ -749,9 +742,9 @@ extern "C" __global__ void __launch_bounds__(256)
     extern "C" __global__ void __launch_bounds__(256)                                        \
         name(const long long* indptr, const VID* indices, const long long* prefix,          \
              const long long* hub_prefix, const unsigned* bitmap, VID first_row,             \
-             unsigned words, void* out) {                                                     \
-        hub_count<PER_NODE>(indptr, indices, prefix, hub_prefix, bitmap, first_row, words,   \
-                            out);                                                            \
+             VID first_vertex, unsigned words, void* out) {                                 \
+        hub_count<PER_NODE>(indptr, indices, prefix, hub_prefix, bitmap, first_row,          \
+                            first_vertex, words, out);                                      \
     }
 
 HUB_ENTRY(wedge_hub_total, false)
@@ -851,13 +844,14 @@ __device__ __forceinline__ void hub_weighted(const long long* indptr, const VID*
                                              const long long* prefix, const long long* hub_prefix,
                                              const unsigned* __restrict__ bitmap,
                                              const unsigned* __restrict__ ranks, VID first_row,
-                                             unsigned words, const WEIGHT* __restrict__ values,
-                                             WEIGHT* terms, WEIGHT* out) {
+                                             VID first_vertex, unsigned words,
+                                             const WEIGHT* __restrict__ values, WEIGHT* terms,
+                                             WEIGHT* out) {
     extern __shared__ unsigned hub_row_shared[];
-    VID v = first_row + (VID)blockIdx.x;
+    VID v = first_vertex + (VID)blockIdx.x;
     bool hub = prefix[v + 1] > prefix[v] && hub_prefix[v + 1] == hub_prefix[v];
     if (!hub) return;
-    unsigned r = (unsigned)blockIdx.x, first_word = r >> 5, own = words - first_word;
+    unsigned r = (unsigned)(v - first_row), first_word = r >> 5, own = words - first_word;
     unsigned *row_v = hub_row_shared, *rank = row_v + own;
     long long start = indptr[v], end = indptr[v + 1];
     unsigned first = row_start(r, words);
@@ -916,9 +910,10 @@ __device__ __forceinline__ void hub_weighted(const long long* indptr, const VID*
     extern "C" __global__ void __launch_bounds__(256)                                        \
         name(const long long* indptr, const VID* indices, const long long* prefix,          \
              const long long* hub_prefix, const unsigned* bitmap, const unsigned* ranks,     \
-             VID first_row, unsigned words, const WEIGHT* values, WEIGHT* terms, WEIGHT* out) { \
+             VID first_row, VID first_vertex, unsigned words, const WEIGHT* values,         \
+             WEIGHT* terms, WEIGHT* out) {                                                   \
         hub_weighted<CLOSING>(indptr, indices, prefix, hub_prefix, bitmap, ranks, first_row,  \
-                              words, values, terms, out);                                    \
+                              first_vertex, words, values, terms, out);                     \
     }
 
 HUB_WEIGHTED_ENTRY(wedge_hub_weighted, true)

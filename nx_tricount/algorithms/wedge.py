@@ -28,7 +28,7 @@ from .wedge_layout import (
     cross_splits,
     gpu_hub_prefix,
     gpu_layout,
-    gpu_share_prefix,
+    gpu_share_wedges,
     gpu_vertex_costs,
     plain_kernel_types,
     rectangle_bytes,
@@ -379,16 +379,19 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     vid = p.indices.dtype
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
     prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
+    first_wedge = 0
     if vertices is not None:
-        prefix, wedges = gpu_share_prefix(prefix, vertices, kernel_types)
+        first_wedge, wedges = gpu_share_wedges(prefix, vertices)
     if hub and layout.rows:
         hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, hub_kind, kernel_types)
+        first_hub_wedge = 0
         if vertices is not None:
-            hub_prefix, hub_wedges = gpu_share_prefix(hub_prefix, vertices, kernel_types)
+            first_hub_wedge, hub_wedges = gpu_share_wedges(hub_prefix, vertices)
         # Taking few wedges off, the hub block costs more than it saves: its launch
         # spans every bitmap row (docs/algorithms.md, 'wedge: the hub block').
         hub = hub_wedges <= (1 - HUB_MIN_SHARE) * wedges
-        wedges = hub_wedges if hub else wedges
+        if hub:
+            first_wedge, wedges = first_hub_wedge, hub_wedges
     else:
         hub = False
     # A task graph's cross wedges only (kernels/wedge.cu): the others cannot close.
@@ -423,6 +426,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
                 prefix,
                 p.derived.get("wedge_splits", prefix),
                 vid.type(p.n),
+                np.int64(first_wedge),
                 np.int64(wedges),
                 np.int32(spread),
                 np.int32(not p.ascending),

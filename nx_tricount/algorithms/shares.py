@@ -84,10 +84,14 @@ def work_shares(prepared, algorithm, shares, costs=None):
     fractions = xp.asarray(np.cumsum(weights)[:-1] / weights.sum())
     targets = cumulative[-1] * fractions
     cuts = xp.searchsorted(cumulative, targets, side="right")
-    bounds = sorted({0, n, *(int(c) for c in (cuts if xp is np else cuts.get()))})
+    # The cuts with the cost before each, and the whole cost: one read from a GPU.
+    read = xp.concatenate([cuts.astype(np.float64), cumulative[xp.maximum(cuts - 1, 0)], cumulative[-1:]])
+    read = read if xp is np else read.get()
+    cost_before = dict(zip(read[: cuts.size].astype(np.int64).tolist(), read[cuts.size : -1].tolist()))
+    cost_before.update({0: 0.0, n: float(read[-1])})
+    bounds = sorted(cost_before)
     ranges = list(zip(bounds[:-1], bounds[1:]))
-    ends = cumulative[xp.asarray([b - 1 for _, b in ranges])]
-    costs = np.diff(np.concatenate([[0.0], ends if xp is np else ends.get()]))
+    costs = np.diff([cost_before[b] for b in bounds])
     order = np.argsort(-costs, kind="stable")
     return [ranges[i] for i in order]
 

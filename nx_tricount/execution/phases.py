@@ -38,7 +38,7 @@ def collect():
 
 def record(**fields):
     """Record one worker's (or one combine's) phases: ``fields`` such as
-    ``worker``, ``device``, ``shares``, ``copy_s``, ``count_s``, ``bytes``."""
+    ``worker``, ``device``, ``shares``, ``cut_s``, ``copy_s``, ``count_s``, ``bytes``."""
     logger.info("tricount phases: %s", ", ".join(f"{key}={value}" for key, value in fields.items()))
     with _lock:
         for records in _collectors:

@@ -17,7 +17,7 @@ from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.catalog import ALGORITHMS
 from nx_tricount.planning.memory import together_bytes, whole_bytes
 from nx_tricount.planning.plan import plan_for
-from nx_tricount.planning.spread import REPLICA_MIN_ROWS, SHARES_PER_WORKER, decide
+from nx_tricount.planning.spread import REPLICA_MIN_ROWS, SHARES_PER_WORKER, TOTAL_SHARES_PER_WORKER, decide
 from nx_tricount.preprocess.prepare import prepare_undirected
 from test_partitions import _settings
 
@@ -102,6 +102,16 @@ def test_work_shares_cover_every_vertex_once_costliest_first(edges):
             assert abs(part - costs.sum() * sixths / 6) <= 2 * costs.max()
     with pytest.raises(ValueError, match="shares must be at least 1"):
         work_shares(prepared, "wedge", 0)
+
+
+def test_a_cut_before_the_first_vertex_leaves_the_shares_costliest_first():
+    # Vertex 0 costs more than the first share's part: a cut falls at 0, and the
+    # share it starts costs 130 (not 30), the costlier of the two.
+    prepared = prepare_undirected(
+        np.array([0, 1, 2]), np.array([1, 2, 3]), 4, orientation="id", ordering="none"
+    )
+    costs = np.array([100.0, 30.0, 30.0, 30.0])
+    assert work_shares(prepared, "wedge", 3, costs) == [(0, 2), (2, 4)]
 
 
 def test_a_graph_without_vertices_has_one_share():
@@ -206,3 +216,10 @@ def test_the_regime_setting_is_checked():
         nx_tricount.make_plan(nx.path_graph(3), device="cpu", regime="shared")
     plan = nx_tricount.make_plan(nx.path_graph(3), device="cpu", regime="replicated")
     assert f"regime=replicated shares={SHARES_PER_WORKER}" in str(plan)
+
+
+def test_a_replicated_total_is_cut_into_more_shares():
+    # A share of a total adds one counter; one per vertex or arc zeroes and adds an array.
+    plan = nx_tricount.make_plan(nx.path_graph(3), device="cpu", regime="replicated", total=True)
+    assert f"regime=replicated shares={TOTAL_SHARES_PER_WORKER}" in str(plan)
+    assert TOTAL_SHARES_PER_WORKER > SHARES_PER_WORKER

@@ -354,7 +354,7 @@ def plan_for(statistics, *, weighted=False, small_values=False, total=False, **g
     passable = chosen_device == "gpu" and simple_unweighted
     shareable = passable and not statistics.resident
     free = free_memory if chosen_device == "gpu" else None
-    spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable, passable)
+    spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable, passable, total)
     plan = _plan_of(
         statistics, config, settings, chosen_device, [reason], spread, weighted, small_values, total
     )
@@ -364,7 +364,7 @@ def plan_for(statistics, *, weighted=False, small_values=False, total=False, **g
             f"{plan.ordering} ordering cannot be prepared in passes (id or degree orientation, "
             "none or degree ordering can)"
         )
-        spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable)
+        spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, shareable, total=total)
         reasons = [reason, f"not prepared in passes: {why}"]
         plan = _plan_of(
             statistics, config, settings, chosen_device, reasons, spread, weighted, small_values, total
@@ -380,7 +380,7 @@ def plan_for(statistics, *, weighted=False, small_values=False, total=False, **g
         )
         if scale["regime"] == "replicated":
             raise ValueError(f"tricount regime='replicated': {why}; set regime='partitioned' or 'auto'")
-        spread = decide(statistics.rows, statistics.n, chosen_device, scale, free)
+        spread = decide(statistics.rows, statistics.n, chosen_device, scale, free, total=total)
         reasons = [reason, f"regime partitioned: {why}"]
         plan = _plan_of(
             statistics, config, settings, chosen_device, reasons, spread, weighted, small_values, total

@@ -27,6 +27,7 @@ __all__ = [
     "WORK_SPLITS",
     "REPLICA_MIN_ROWS",
     "SHARES_PER_WORKER",
+    "TOTAL_SHARES_PER_WORKER",
     "decide",
 ]
 
@@ -49,8 +50,15 @@ WORK_SPLITS = ("whole", "replicated", "partitioned")
 REPLICA_MIN_ROWS = 1 << 28
 
 #: Shares per worker of a replicated count: workers take them in turn, costliest
-#: first, so that a share whose cost was misjudged leaves little imbalance.
+#: first, so that a share whose cost was misjudged leaves little imbalance. A
+#: count with a value per vertex or arc zeroes and adds one output per share (R-MAT
+#: 25 per node, two H200s: 0.378 s with 8 shares a GPU, 0.380 with 12, 0.383 with 16).
 SHARES_PER_WORKER = 8
+
+#: Shares per worker of a total, whose shares cost little beyond their kernels
+#: (0.06 ms): R-MAT 25, two H200s, the GPUs ended their counts 7 ms apart with 8
+#: shares a GPU, 0.3 with 16 (``nx.transitivity`` 0.297 s, 0.294).
+TOTAL_SHARES_PER_WORKER = 16
 
 
 @dataclass(frozen=True)
@@ -161,7 +169,7 @@ class Spread:
 UNREAD_LIMIT_BYTES = 1 << 24
 
 
-def decide(rows, n, device, settings, free_memory=None, shareable=False, passable=False):
+def decide(rows, n, device, settings, free_memory=None, shareable=False, passable=False, total=False):
     """The :class:`Spread` of a count.
 
     Parameters
@@ -188,6 +196,9 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False, passabl
         a graph whose whole count does not fit one GPU, but whose prepared CSR
         and count (:func:`~.memory.passes_bytes`) do, is prepared in passes there
         (``prepared_in_passes``; :func:`~.preparing.in_passes` checks its preprocessing).
+    total : bool, optional
+        The count is one total: replicated, in :data:`TOTAL_SHARES_PER_WORKER`
+        shares per worker, else :data:`SHARES_PER_WORKER`.
     """
     reasons = []
     limit = memory_bytes(settings["memory_limit"])
@@ -233,7 +244,7 @@ def decide(rows, n, device, settings, free_memory=None, shareable=False, passabl
         devices = devices[:1]
     workers = max(len(devices), 1) if distributed is None else _dask_workers()
     if regime == "replicated":
-        shares = SHARES_PER_WORKER * workers
+        shares = (TOTAL_SHARES_PER_WORKER if total else SHARES_PER_WORKER) * workers
         reasons.append(
             f"regime replicated: the whole prepared graph on each of {workers} worker(s), its "
             f"base vertices cut into {shares} shares of about equal cost (TRUST §5.1)"

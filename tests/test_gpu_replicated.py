@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import nx_tricount
-from nx_tricount.algorithms import count_raw
+from nx_tricount.algorithms import base_costs, count_raw
 from nx_tricount.execution import phases
 from nx_tricount.gpu.peers import to_current_gpu
 from nx_tricount.io.convert import from_networkx
@@ -243,6 +243,28 @@ def test_two_gpus_count_as_one_gpu():
     # Four counts, every GPU in each (its copy prepared with the others, or sent).
     assert sorted({r["device"] for r in workers}) == list(range(_gpus()))
     assert any(r["worker"] == "combine" for r in records)
+
+
+@pytest.mark.usefixtures("two_gpus")
+def test_the_other_gpus_derive_what_their_count_reads_while_the_shares_are_cut(monkeypatch):
+    from nx_tricount.execution import replicas
+
+    costed = []
+
+    def recorded(graph, *arguments):
+        costed.append(graph.indptr.device.id)
+        return base_costs(graph, *arguments)
+
+    monkeypatch.setattr(replicas, "base_costs", recorded)
+    G = rmat12_graph()
+    here = cupy.cuda.Device().id
+    with nx.config.backends.tricount(devices="all", regime="replicated"), phases.collect() as records:
+        transitivity = nx.transitivity(G, backend="tricount", device="gpu", algorithm="wedge")
+    assert transitivity == pytest.approx(nx.transitivity(G), rel=1e-15)
+    # The home GPU's costs cut the shares; each other GPU's, on its own copy, once.
+    assert costed[0] == here and sorted(costed) == list(range(_gpus()))
+    workers = [r for r in records if isinstance(r["worker"], int)]
+    assert sum(r["shares"] for r in workers) == next(r["shares"] for r in records if r["worker"] == "all")
 
 
 def test_the_gpus_prepare_an_unweighted_count_together_and_copy_a_weighted_one():

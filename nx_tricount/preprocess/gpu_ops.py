@@ -187,18 +187,18 @@ def csr_of_sorted_keys(keys, n, dtype, arcs):
 ROWS_SPAN = 8
 
 
-def rows_of(indptr, dtype):
-    """:func:`.host_ops.rows_of` in one launch of ``kernels/csr.cu``."""
+def rows_of(indptr, dtype, out=None):
+    """:func:`.host_ops.rows_of` in one launch of ``kernels/csr.cu``, into ``out``
+    when given (then without reading the arcs' count back)."""
     import cupy
 
     from ..gpu import runtime
 
     indptr = cupy.ascontiguousarray(indptr, dtype=np.int64)
-    n, m = indptr.size - 1, int(indptr[-1])
-    rows = cupy.empty(m, dtype=dtype)
+    rows = cupy.empty(int(indptr[-1]), dtype=dtype) if out is None else out
     kernel = runtime.function("csr.cu", "rows_of_pointers", vid=dtype)
-    args = (indptr, np.int64(n), np.int64(m), np.int64(ROWS_SPAN), rows)
-    runtime.launch(kernel, -(-m // ROWS_SPAN), args)
+    args = (indptr, np.int64(indptr.size - 1), np.int64(rows.size), np.int64(ROWS_SPAN), rows)
+    runtime.launch(kernel, -(-rows.size // ROWS_SPAN), args)
     return rows
 
 

@@ -214,10 +214,14 @@ def csr_of_keys(keys, n, dtype, arcs, values=None):
     return (*csr_of_sorted_keys(keys, n, dtype, arcs), values)
 
 
-def rows_of(indptr, dtype):
+def rows_of(indptr, dtype, out=None):
     """The row of every position of a CSR's row pointers ``indptr`` (the arcs'
-    sources), in ``dtype``."""
-    return host_rows.rows_of(indptr, dtype)
+    sources), in ``dtype``; written into ``out`` when given."""
+    rows = host_rows.rows_of(indptr, dtype)
+    if out is None:
+        return rows
+    out[:] = rows
+    return out
 
 
 def ascending_order(keys):

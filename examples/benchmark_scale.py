@@ -11,8 +11,8 @@ with ``distributed=dask``). It prints, as JSON lines: what ran (the
 plan's regime, parts and GPUs, where it prepared the graph and whether straight
 into its parts or in passes, as the count recorded it), ``from_edges`` and
 count seconds (wall clock), the peak of CuPy's memory pool on each GPU, each
-worker's phases (preparation, copy of the graph, count, combine: seconds, and
-the bytes it moved; ``nx_tricount.execution.phases``), and the
+worker's phases (preparation, the shares' cut, copy of the graph, count,
+combine: seconds, and the bytes it moved; ``nx_tricount.execution.phases``), and the
 result, which must be the same under every setting. ``--resident`` moves
 the edges to the GPU first (a graph that fits one GPU, counted from there).
 

@@ -1,7 +1,7 @@
 """Where a spread count's time goes: each executor records, per worker, its
-phases (copy of the graph, count, combine: seconds) and the bytes it moved,
-for whoever collects them (``examples/benchmark_scale.py``) and for the
-``nx_tricount`` logger at INFO level.
+phases (the shares' cut, copy of the graph, count, combine: seconds) and the
+bytes it moved, for whoever collects them (``examples/benchmark_scale.py``) and
+for the ``nx_tricount`` logger at INFO level.
 
     >>> from nx_tricount.execution import phases
     >>> with phases.collect() as records:

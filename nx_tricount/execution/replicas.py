@@ -85,11 +85,11 @@ def _on_gpus(prepared, cut, arguments, devices):
     of a thread is raised here.
 
     The first worker cuts the shares on the graph's own GPU; meanwhile each other
-    GPU derives on its copy what its count reads first, by the same
-    ``base_costs`` (wedge: its layout and hub prefix sums), which its first share
-    would otherwise derive after the cut (R-MAT 25, two H200s: 1.6 ms). Each
-    worker records its phases: the cut, its copy (with that derivation and the
-    wait for the cut), its count."""
+    GPU holding a copy prepared together derives on it what its count reads
+    first, by the same ``base_costs`` (wedge: its layout and hub prefix sums),
+    which its first share would otherwise derive after the cut (R-MAT 25, two
+    H200s: 1.6 ms). Each worker records its phases: the cut, its copy (with that
+    derivation and the wait for the cut), its count."""
     import cupy
 
     from ..gpu.peers import to_current_gpu
@@ -121,7 +121,9 @@ def _on_gpus(prepared, cut, arguments, devices):
                     if copied:
                         copies[device_id] = _copied_here(prepared)
                     graph = copies[device_id]
-                    if graph is not prepared and device_id not in warm:
+                    # Prepared together, the GPU would wait for the cut idle (a copy
+                    # takes longer than the cut: its first share derives them).
+                    if not copied and graph is not prepared and device_id not in warm:
                         warm.add(device_id)
                         base_costs(graph, *arguments)
                 cut_made.wait()

@@ -81,6 +81,14 @@ def test_gpu_ops_has_the_functions_and_signatures_of_host_ops():
     assert gpu_ops.SENTINEL == host_ops.SENTINEL
 
 
+def test_rows_of_writes_into_an_array_given():
+    indptr = np.array([0, 0, 2, 2, 5], dtype=np.int64)
+    out = np.full(5, -1, dtype=np.int32)
+    assert host_ops.rows_of(indptr, np.int32, out=out) is out
+    np.testing.assert_array_equal(out, [1, 1, 3, 3, 3])
+    np.testing.assert_array_equal(host_ops.rows_of(indptr, np.int32), out)
+
+
 @pytest.mark.parametrize("n", [10, 2**31 + 5])
 def test_keys_pack_sort_and_unpack(n):
     a = np.array([3, 0, 9, 3, 7], dtype=np.int64)

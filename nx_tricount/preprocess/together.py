@@ -228,11 +228,11 @@ def _gathered(arrays, device):
 def _rows_beside(gather, pointers, arc_count, device, dtype):
     """``(arcs, indptr, rows)``: the ``arc_count`` arcs ``gather()`` pulls from the
     workers, the row pointers (the sum of every worker's ``pointers``) and each
-    arc's row made from them. On a GPU, ``gather``'s pulls are queued first and hold a block per
-    multiprocessor (:func:`~nx_tricount.gpu.peers.pull_into`); the sum and the rows
-    are made on a stream of their own beside them, into arrays allocated before
-    on the current stream, which then waits for them (R-MAT 25's half, two H200s:
-    3.5 ms, where one after the other took 6.0)."""
+    arc's row made from them. On a GPU, ``gather``'s pulls are queued first and
+    hold a block per multiprocessor (:func:`~nx_tricount.gpu.peers.pull_into`);
+    the sum and the rows are made on a stream of their own beside them, into
+    arrays allocated before on the current stream, which then waits for them
+    (R-MAT 25's half, two H200s: 3.5 ms, where one after the other took 6.0)."""
     if device == "cpu":
         indptr = _sum_of(pointers, device)
         return gather(), indptr, host_ops.rows_of(indptr, dtype)

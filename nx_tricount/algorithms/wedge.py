@@ -334,8 +334,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     if threads % 32 or not 32 <= threads <= 256:  # 256: the kernels' launch bounds
         raise ValueError(f"threads must be a multiple of 32 up to 256, got {threads}")
     eid = np.uint32 if p.m < 2**32 else np.int64
-    # Small values count as the plain per node does (kernels/wedge.cu); other sums of
-    # arc values go through per-arc pairs of terms (wedge_credit).
+    # Small values count as the plain per node does; other sums go through pairs of terms.
     small_values = mode == "per_node" and p.derived.get(SMALL_VALUES, False) and 27 * p.n < 2**32
     small_values = small_values and p.task_blocks is None
     terms = mode == "per_node" and p.values is not None and not small_values
@@ -349,8 +348,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     largest_bitmap = BITMAP_ROWS if bitmap_rows is None else int(bitmap_rows)
     if not 0 <= largest_bitmap <= 2**17:  # the kernel indexes the bitmap in 32 bits
         raise ValueError(f"bitmap_rows must be between 0 and {2**17}, got {largest_bitmap}")
-    # Per node, each arc counts its triangles as a base arc (kernels/wedge.cu,
-    # wedge_arc_credit) in 32 bits; so do small arc values (1 to 3), their products.
+    # Per node each arc counts its triangles in 32 bits (wedge_arc_credit), as do small values.
     arc_credit = mode == "per_node" and (p.values is None or small_values)
     if hub_words is None:
         hub_words = HUB_NODE_WORDS if mode == "per_node" else HUB_WORDS
@@ -379,19 +377,19 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     vid = p.indices.dtype
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
     prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
-    first_wedge = 0
+    share_start = 0
     if vertices is not None:
-        first_wedge, wedges = gpu_share_wedges(prefix, vertices)
+        share_start, wedges = gpu_share_wedges(prefix, vertices)
     if hub and layout.rows:
         hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, hub_kind, kernel_types)
-        first_hub_wedge = 0
+        hub_start = 0
         if vertices is not None:
-            first_hub_wedge, hub_wedges = gpu_share_wedges(hub_prefix, vertices)
+            hub_start, hub_wedges = gpu_share_wedges(hub_prefix, vertices)
         # Taking few wedges off, the hub block costs more than it saves: its launch
         # spans every bitmap row (docs/algorithms.md, 'wedge: the hub block').
         hub = hub_wedges <= (1 - HUB_MIN_SHARE) * wedges
         if hub:
-            first_wedge, wedges = first_hub_wedge, hub_wedges
+            share_start, wedges = hub_start, hub_wedges
     else:
         hub = False
     # A task graph's cross wedges only (kernels/wedge.cu): the others cannot close.
@@ -426,7 +424,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
                 prefix,
                 p.derived.get("wedge_splits", prefix),
                 vid.type(p.n),
-                np.int64(first_wedge),
+                np.int64(share_start),
                 np.int64(wedges),
                 np.int32(spread),
                 np.int32(not p.ascending),

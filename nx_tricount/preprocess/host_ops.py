@@ -217,11 +217,7 @@ def csr_of_keys(keys, n, dtype, arcs, values=None):
 def rows_of(indptr, dtype, out=None):
     """The row of every position of a CSR's row pointers ``indptr`` (the arcs'
     sources), in ``dtype``; written into ``out`` when given."""
-    rows = host_rows.rows_of(indptr, dtype)
-    if out is None:
-        return rows
-    out[:] = rows
-    return out
+    return host_rows.rows_of(indptr, dtype, out)
 
 
 def ascending_order(keys):

@@ -66,9 +66,10 @@ def grouped_rows(first, second, n, *, distinct, ordered=False, rows_dtype=None):
     return (compact, out) if rows_dtype is None else (compact, out, rows)
 
 
-def rows_of(indptr, dtype):
-    """The row of every CSR position (the COO row array), in ``dtype``."""
-    rows = np.empty(int(indptr[-1]), dtype=dtype)
+def rows_of(indptr, dtype, out=None):
+    """The row of every CSR position (the COO row array), in ``dtype``; into
+    ``out`` (as many items as there are positions) when given."""
+    rows = np.empty(int(indptr[-1]), dtype=dtype) if out is None else out
     _fill_rows(indptr, rows, _spans(indptr, numba.get_num_threads() * SPANS_PER_THREAD))
     return rows
 

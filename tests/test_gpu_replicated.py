@@ -60,24 +60,31 @@ def test_gpu_shares_add_up_to_the_whole_count(edges, algorithm, orientation, ord
             assert cupy.array_equal(total, whole) and int(whole.sum()) > 0
 
 
-@pytest.mark.parametrize("mode", ["total", "per_node", "per_edge"])
-def test_queued_shares_stay_on_the_gpu_and_settle_to_the_whole_count(edges, mode):
+@pytest.mark.parametrize("mode", ["total", "per_node", "per_edge", "weighted"])
+def test_queued_shares_add_into_one_output_that_settles_to_the_whole_count(edges, mode):
     from nx_tricount.algorithms.gpu_count import queued, settled
-    from nx_tricount.algorithms.shares import add_raw, work_shares
+    from nx_tricount.algorithms.shares import work_shares
 
     src, dst, n = edges
-    prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree")
+    values = None
+    if mode == "weighted":
+        mode, values = "per_node", cupy.asarray(np.random.default_rng(2).uniform(0.1, 2.0, src.size))
+    prepared = prepare_undirected(src, dst, n, orientation="id", ordering="degree", values=values)
     for algorithm in ALGORITHMS:
         parameters = {"total_layout": "inline"} if algorithm == "merge" and mode == "total" else {}
         whole = count_raw(prepared, algorithm, mode, "gpu", parameters)
-        raw = None
+        outputs = set()
         with queued():
             for share in work_shares(prepared, algorithm, 4):
-                part = count_raw(prepared, algorithm, mode, "gpu", parameters, share)
-                assert isinstance(part, cupy.ndarray)  # not read back
-                raw = add_raw(raw, part)
+                raw = count_raw(prepared, algorithm, mode, "gpu", parameters, share)
+                assert isinstance(raw, cupy.ndarray)  # not read back
+                outputs.add(raw.data.ptr)
+        assert len(outputs) == 1, algorithm  # every share added into the first one's output
         if mode == "total":
             assert settled(raw, mode) == whole > 0
+        elif values is not None:
+            raw = settled(raw, mode)
+            cupy.testing.assert_allclose(raw[0] + raw[1], whole[0] + whole[1], rtol=1e-12, atol=0)
         else:
             assert cupy.array_equal(settled(raw, mode), whole) and int(whole.sum()) > 0
     assert isinstance(count_raw(prepared, "wedge", "total", "gpu"), int)  # outside, read back

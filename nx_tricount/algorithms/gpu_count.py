@@ -22,6 +22,7 @@ __all__ = [
     "kernel_values",
     "finish",
     "queued",
+    "halve_once",
     "settled",
     "arc_range",
 ]
@@ -41,7 +42,9 @@ def arc_range(prepared, vertices):
 
 
 def output(prepared, mode):
-    """The zeroed output array of ``mode`` and whether the count is weighted.
+    """The zeroed output array of ``mode`` and whether the count is weighted;
+    inside :func:`queued`, the thread's one output of ``mode`` on ``prepared``,
+    into which every count of it there adds.
 
     Returns
     -------
@@ -54,14 +57,20 @@ def output(prepared, mode):
     import cupy
 
     weighted = is_weighted(prepared, mode)
+    kept = getattr(_QUEUED, "outputs", None)
+    if kept is not None and (id(prepared), mode) in kept:
+        return kept[id(prepared), mode], weighted
     if mode == "total":
-        return cupy.zeros(1, dtype=np.uint64), False
-    if weighted:
+        out = cupy.zeros(1, dtype=np.uint64)
+    elif weighted:
         if prepared.values.dtype not in (np.float64, np.int64):
             raise TypeError(f"arc values must be float64 or int64 on the GPU, got {prepared.values.dtype}")
-        return cupy.zeros(2 * prepared.n, dtype=prepared.values.dtype), True
-    length = prepared.n if mode == "per_node" else prepared.m
-    return cupy.zeros(length, dtype=np.int64), False
+        out = cupy.zeros(2 * prepared.n, dtype=prepared.values.dtype)
+    else:
+        out = cupy.zeros(prepared.n if mode == "per_node" else prepared.m, dtype=np.int64)
+    if kept is not None:
+        kept[id(prepared), mode] = out
+    return out, weighted
 
 
 def is_weighted(prepared, mode):
@@ -114,16 +123,32 @@ def finish(out, mode, weighted=False):
 @contextlib.contextmanager
 def queued():
     """Within it, this thread's counts return their outputs still on the GPU
-    (:func:`finish`), added up there by :func:`.shares.add_raw`: a worker queues
-    its next share while the GPU counts the last, and waits once, for their sum
+    (:func:`finish`), each count of a graph in a mode adding into the one output
+    its first made (:func:`output`; every kernel adds into its output, and doubled
+    counts are halved once, as the block ends: :func:`halve_once`): the last
+    share's output is the sum of the thread's shares. A worker queues its next
+    share while the GPU counts the last, and waits once, for their sum
     (:func:`settled`). Waiting for each share left the GPU idle while the next
     one's launches were queued: on two H200s the count phases of R-MAT 25's
-    shares summed 417 ms so, 409-412 queued."""
-    _QUEUED.on = True
+    shares summed 417 ms so, 409-412 queued. An output per share, zeroed and
+    added to the sum, had cost about 0.3 ms a share per node on R-MAT 25."""
+    _QUEUED.on, _QUEUED.outputs, _QUEUED.doubled = True, {}, {}
     try:
         yield
+        for doubled in _QUEUED.doubled.values():  # halve_once's
+            doubled >>= 1
     finally:
-        _QUEUED.on = False
+        _QUEUED.on, _QUEUED.outputs, _QUEUED.doubled = False, None, None
+
+
+def halve_once(out):
+    """Halve ``out``, which its count's kernels filled with twice the counts: now,
+    or inside :func:`queued` once, as the thread's counts end (every count there
+    adds its doubled counts into the same output)."""
+    if getattr(_QUEUED, "on", False):
+        _QUEUED.doubled[out.data.ptr] = out
+    else:
+        out >>= 1
 
 
 def settled(raw, mode):

@@ -29,15 +29,16 @@ def arc_array(p, first_arc, end_arc, items, dtype):
 
 def credit_counts(p, arc_hits, first_arc, end_arc, sums, kernel_types):
     """Each arc's 32-bit count to its source once and to its target twice, into
-    ``sums`` (``wedge_arc_credit``), then halved."""
+    ``sums`` (``wedge_arc_credit``), then halved (:func:`.gpu_count.halve_once`)."""
     from ..gpu import runtime
+    from .gpu_count import halve_once
 
     credit = runtime.function("wedge.cu", "wedge_arc_credit", **kernel_types)
     arcs, size = slice(first_arc, end_arc), end_arc - first_arc
     vid = p.indices.dtype.type
     args = (p.indices[arcs], p.rows[arcs], arc_hits[arcs], np.int64(size), vid(p.n), sums)
     runtime.launch(credit, size, args, grid=runtime.resident_blocks(credit, 0))
-    sums >>= 1
+    halve_once(sums)
 
 
 def credit_terms(p, terms, first_arc, end_arc, out, kernel_types):

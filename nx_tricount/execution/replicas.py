@@ -188,7 +188,7 @@ def _count_shares(graph, pending, arguments, workers):
                 share = pending.popleft()
             except IndexError:  # none left
                 break
-            raw = add_raw(raw, count_raw(graph, *arguments, share))
+            raw = count_raw(graph, *arguments, share)  # added into the shares' one output
             taken += 1
             counted = cupy.cuda.Event(block=True, disable_timing=True)
             counted.record()

@@ -7,14 +7,16 @@
 //   sums[2]: sum d+(u)^2, what merge reads of the arcs' sources;
 //   sums[3]: d+(v) summed over `samples` arcs u -> v spread evenly over the CSR,
 //            arc i * m / samples (the rest of what merge reads, estimated);
-//   sums[4]: the largest d+ (merge's inline layout reads it).
+//   sums[4]: the largest d+ (merge's inline layout reads it);
+//   sums[5]: the vertices of out-degree at least dense_degree, as wedge_heavy_rows
+//            counts them (kernels/wedge.cu), which work_layout reads.
 #include "common.cu"
 
 extern "C" __global__ void __launch_bounds__(256)
 oriented_work(const long long* __restrict__ indptr, const VID* __restrict__ indices, long long n,
               long long m, long long samples, long long bitmap_first, long long dense_degree,
               u64* sums) {
-    u64 wedges = 0, bitmap = 0, squares = 0, heads = 0, widest = 0;
+    u64 wedges = 0, bitmap = 0, squares = 0, heads = 0, widest = 0, heavy = 0;
     long long stride = (long long)gridDim.x * blockDim.x;
     for (long long v = global_thread(); v < n; v += stride) {
         u64 d = (u64)(indptr[v + 1] - indptr[v]);
@@ -23,6 +25,7 @@ oriented_work(const long long* __restrict__ indptr, const VID* __restrict__ indi
         if (v >= bitmap_first && (long long)d >= dense_degree) bitmap += pairs;
         squares += d * d;
         widest = max(widest, d);
+        heavy += (long long)d >= dense_degree;
     }
     for (long long i = global_thread(); i < samples; i += stride) {
         long long v = (long long)indices[i * m / samples];
@@ -36,5 +39,18 @@ oriented_work(const long long* __restrict__ indptr, const VID* __restrict__ indi
     __syncthreads();
     block_add(sums + 3, heads);
     __syncthreads();
+    block_add(sums + 5, heavy);
+    __syncthreads();
     block_max(sums + 4, widest);
+}
+
+// Thread 0, behind oriented_work: wedge's layout from its sums, as wedge_layout
+// (kernels/wedge.cu) makes it, for the same single read: sums[6] the bitmap's rows,
+// at most `largest` (0: none), and sums[7] the CSR position of their first arc.
+extern "C" __global__ void work_layout(const long long* __restrict__ indptr, long long n,
+                                       long long largest, u64* sums) {
+    if (global_thread() != 0) return;
+    long long rows = min(largest, (long long)sums[5]);
+    sums[6] = (u64)rows;
+    sums[7] = (u64)indptr[n - rows];
 }

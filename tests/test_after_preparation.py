@@ -10,6 +10,7 @@ import pytest
 
 import nx_tricount
 from nx_tricount.algorithms import merge, shares, work
+from nx_tricount.algorithms.wedge_layout import gpu_layout, plain_kernel_types
 from nx_tricount.algorithms.work import Work, work_of
 from nx_tricount.classes import preparation
 from nx_tricount.classes.preparation import statistics
@@ -18,6 +19,7 @@ from nx_tricount.execution.execute import run
 from nx_tricount.gpu.device import gpu_available
 from nx_tricount.io.edge_arrays import from_edges
 from nx_tricount.io.generators import copying_edges, rmat_edges
+from nx_tricount.metadata.catalog import BITMAP_ROWS
 from nx_tricount.planning import rules
 from nx_tricount.planning.plan import Plan, plan_for
 from nx_tricount.planning.rules import (
@@ -85,15 +87,12 @@ def test_work_of_a_graph_of_a_hub_block_and_of_nothing():
     assert work.widest == 39
 
 
-def test_work_of_calls_meanwhile_once_before_its_read():
-    # The caller's work is queued between the launch and the read, and a graph
-    # read before is not read again.
+def test_work_of_reads_a_graph_once():
+    # A graph read before is not read again.
     src, dst = rmat_edges(10, seed=3)
     prepared = prepare_undirected(src, dst, 1 << 10, orientation="id", ordering="degree")
-    calls = []
-    first = work_of(prepared, meanwhile=lambda: calls.append(work.WORK in prepared.derived))
-    assert calls == [False]
-    assert work_of(prepared, meanwhile=lambda: calls.append("again")) is first and calls == [False]
+    first = work_of(prepared)
+    assert work.WORK in prepared.derived and work_of(prepared, layout_rows=64) is first
 
 
 def _deferred(device="gpu"):
@@ -110,7 +109,8 @@ def _deferred(device="gpu"):
     ],
 )
 def test_the_prepared_graph_settles_wedge_or_merge(monkeypatch, work, expected, phrase):
-    monkeypatch.setattr(rules, "work_of", lambda prepared, meanwhile=None: work)
+    monkeypatch.setattr(rules, "work_of", lambda prepared, layout_rows=None: work)
+    monkeypatch.setattr(rules, "gpu_prefix_ahead", lambda prepared: None)  # no GPU here
     assert (GPU_BITMAP_SHARE, MERGE_READS_PER_WEDGE, MERGE_READS_PER_ARC) == (0.5, 5.6, 6.6)
     settled = choose_after_preparation(_deferred(), prepared=None)
     assert settled.algorithm == expected and settled.after_preparation is None
@@ -265,8 +265,14 @@ def test_transitivity_on_the_gpu_settles_on_the_prepared_graph():
         assert plan.after_preparation is not None
         prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, "gpu")
         assert choose_after_preparation(plan, prepared).algorithm == expected
-        # Wedge's layout was queued while the work was read, whichever is chosen.
+        # Wedge's prefix sums were queued before the work was read, and its layout read
+        # with it, whichever is chosen, as its count would read it.
         assert "wedge_prefix" in prepared.derived
+        kept = {key: prepared.derived[key] for key in ("wedge_count", ("wedge_bitmap", BITMAP_ROWS))}
+        fresh = replace(prepared, derived={})
+        _, wedges, bitmap = gpu_layout(fresh, BITMAP_ROWS, plain_kernel_types(fresh))
+        assert kept == {"wedge_count": wedges, ("wedge_bitmap", BITMAP_ROWS): bitmap}
+        assert expected == "merge" or bitmap.rows > 0
         widest = int(cupy.diff(prepared.indptr).max())
         assert work_of(prepared).widest == widest and merge.inline_layout(prepared)[1] == widest
         # One launch on the GPU, the same sums as the host's.

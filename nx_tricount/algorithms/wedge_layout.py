@@ -17,7 +17,10 @@ __all__ = [
     "BITMAP_MIN_OUT_DEGREE",
     "BitmapLayout",
     "gpu_layout",
-    "gpu_layout_ahead",
+    "gpu_prefix_ahead",
+    "uses_bitmap",
+    "keep_layout",
+    "layout_rows",
     "plain_kernel_types",
     "cross_sides",
     "rectangle_bytes",
@@ -91,10 +94,12 @@ def gpu_layout(prepared, largest, kernel_types):
     number of wedges (derived once per Prepared), and the :class:`BitmapLayout` (once
     per Prepared and ``largest``). The bitmap takes the last ids, as many as there
     are vertices of out-degree at least :data:`BITMAP_MIN_OUT_DEGREE` and at most
-    ``largest``, none unless the ids ascend by degree and arcs point to higher ids.
-    Three small kernels and a scan, then one transfer for the scalars: each CuPy
-    call costs more host time than a small graph's GPU work, and each
-    synchronisation drains the queue the host ran ahead of."""
+    ``largest``, none unless the ids ascend by degree and arcs point to higher ids
+    (:func:`uses_bitmap`). The prefix sums are a kernel and a scan, queued; the
+    numbers the host needs, two small kernels and one transfer, unless they were
+    read before with the graph's work (:func:`keep_layout`): each CuPy call costs
+    more host time than a small graph's GPU work, and each synchronisation drains
+    the queue the host ran ahead of."""
     import cupy
 
     from ..gpu import runtime
@@ -102,46 +107,68 @@ def gpu_layout(prepared, largest, kernel_types):
     p, derived = prepared, prepared.derived
     if p.task_blocks is not None:
         return _gpu_cross_layout(p, largest, kernel_types)
-    use_bitmap = p.ascending and p.ordering == "degree" and largest > 0
+    use_bitmap = uses_bitmap(p, largest)
     key = ("wedge_bitmap", largest)
-    if "wedge_prefix" not in derived or (use_bitmap and key not in derived):
-        prefix = derived.get("wedge_prefix")
-        if prefix is None:
-            pairs = cupy.empty(p.n + 1, dtype=np.int64)
-            pair_kernel = runtime.function("wedge.cu", "wedge_pairs", **kernel_types)
-            runtime.launch(pair_kernel, max(p.n, 1), (p.indptr, np.int64(p.n), pairs))
-            prefix = cupy.cumsum(pairs)
+    gpu_prefix_ahead(p, kernel_types)
+    if "wedge_count" not in derived or (use_bitmap and key not in derived):
         layout = cupy.zeros(3, dtype=np.int64)
         if use_bitmap:  # the heavy vertices' count, in the slot of the rows
             heavy_kernel = runtime.function("wedge.cu", "wedge_heavy_rows", **kernel_types)
             args = (p.indptr, np.int64(p.n), np.int64(BITMAP_MIN_OUT_DEGREE), layout[1:2])
             runtime.launch(heavy_kernel, max(p.n, 1), args)
         layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
-        args = (prefix, p.indptr, np.int64(p.n), np.int64(largest if use_bitmap else 0), layout)
+        rows = np.int64(largest if use_bitmap else 0)
+        args = (derived["wedge_prefix"], p.indptr, np.int64(p.n), rows, layout)
         runtime.launch(layout_kernel, 1, args, threads=32)
-        wedges, rows, first_arc = (int(x) for x in layout.get())
-        derived["wedge_prefix"], derived["wedge_count"] = prefix, wedges
-        if use_bitmap:
-            derived[key] = BitmapLayout(
-                rows,
-                p.n - rows,
-                p.n - rows,
-                (rows + 31) // 32,
-                max(triangle_words(rows), 1),
-                first_arc,
-                p.m,
-            )
+        keep_layout(p, largest, *(int(x) for x in layout.get()))
     bitmap = derived.get(key) if use_bitmap else None
     return derived["wedge_prefix"], derived["wedge_count"], bitmap or _no_bitmap(p.n)
 
 
-def gpu_layout_ahead(prepared, *, bitmap_rows=None, **_):
-    """Make the :func:`gpu_layout` that a total count of ``prepared`` with these
-    parameters reads first (``wedge.count_gpu``), ahead of the count: ``auto``'s
-    choice on the prepared graph queues it while its own numbers are read."""
+def gpu_prefix_ahead(prepared, kernel_types=None):
+    """Queue the wedge prefix sums of ``prepared`` (a whole graph on the GPU), once
+    per Prepared: a kernel and a scan, no read. ``auto``'s choice after
+    preparation queues them before it reads the graph's work, so that the host
+    queues them while the GPU still prepares (the host runs ahead of it), not
+    after that read, when the GPU would wait for them (:func:`.work.work_of`)."""
+    import cupy
+
+    from ..gpu import runtime
+
+    p = prepared
+    if "wedge_prefix" not in p.derived:
+        pairs = cupy.empty(p.n + 1, dtype=np.int64)
+        kernel_types = plain_kernel_types(p) if kernel_types is None else kernel_types
+        pair_kernel = runtime.function("wedge.cu", "wedge_pairs", **kernel_types)
+        runtime.launch(pair_kernel, max(p.n, 1), (p.indptr, np.int64(p.n), pairs))
+        p.derived["wedge_prefix"] = cupy.cumsum(pairs)
+
+
+def uses_bitmap(prepared, largest):
+    """Whether a wedge count of ``prepared`` (a whole graph) with at most
+    ``largest`` bitmap rows has a bitmap: its ids ascend by degree and its arcs
+    point to higher ids."""
+    return prepared.ascending and prepared.ordering == "degree" and largest > 0
+
+
+def keep_layout(prepared, largest, wedges, rows, first_arc):
+    """Keep what :func:`gpu_layout` reads of ``prepared`` (a whole graph on the
+    GPU) for ``largest``: its ``wedges``, and the bitmap of ``rows`` rows whose
+    closing arcs start at ``first_arc`` where :func:`uses_bitmap`. Read by
+    :func:`gpu_layout`, or with the graph's work (:func:`.work.work_of`)."""
+    p, derived = prepared, prepared.derived
+    derived["wedge_count"] = wedges
+    if uses_bitmap(p, largest):
+        first, words, size = p.n - rows, (rows + 31) // 32, max(triangle_words(rows), 1)
+        derived["wedge_bitmap", largest] = BitmapLayout(rows, first, first, words, size, first_arc, p.m)
+
+
+def layout_rows(bitmap_rows=None, **_):
+    """The most bitmap rows (``gpu_layout``'s ``largest``) of a wedge count with
+    these keyword parameters (``Plan.parameters``), or None where the count would
+    refuse them (it says what is wrong)."""
     largest = BITMAP_ROWS if bitmap_rows is None else int(bitmap_rows)
-    if 0 <= largest <= 2**17:  # else the count says what is wrong
-        gpu_layout(prepared, largest, plain_kernel_types(prepared))
+    return largest if 0 <= largest <= 2**17 else None
 
 
 def plain_kernel_types(p):

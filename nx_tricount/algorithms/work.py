@@ -14,7 +14,7 @@ import numpy as np
 
 from ..gpu.device import module_of
 from ..metadata.catalog import BITMAP_ROWS
-from .wedge_layout import BITMAP_MIN_OUT_DEGREE
+from .wedge_layout import BITMAP_MIN_OUT_DEGREE, keep_layout, uses_bitmap
 
 __all__ = ["Work", "work_of"]
 
@@ -66,22 +66,25 @@ ARC_SAMPLES = 1 << 16
 WORK = "work"
 
 
-def work_of(prepared, meanwhile=None):
+def work_of(prepared, layout_rows=None):
     """The :class:`Work` of ``prepared`` (NumPy or CuPy), read once per graph: on
-    the GPU one launch and one copy back into pinned memory (a few CuPy reductions
-    took 0.25 ms of R-MAT 18's 1.5).
+    the GPU one launch and one read (a few CuPy reductions took 0.25 ms of R-MAT
+    18's 1.5).
 
-    ``meanwhile``: called after the launch and before the read, when the graph
-    has not been read yet. Reading a number from the GPU makes the host wait for
-    all it had queued, and the GPU then idles while the host queues what comes
-    next: the caller queues there what the count will likely need, which waits
-    for the GPU itself (wedge's layout), so that the host waits once."""
+    ``layout_rows``: on the GPU, the same read also gives wedge's layout of a
+    count of ``prepared`` with at most that many bitmap rows (``gpu_layout``'s
+    ``largest``), kept for that count (:func:`.wedge_layout.keep_layout`), which
+    then reads nothing before its launches. Each read makes the host wait for
+    the GPU, which then idles while the host queues what comes next: on graphs
+    of a few milliseconds the launches' host time is most of a count, and a
+    choice that read twice had cost 8.5% of R-MAT 18's (docs/algorithms.md,
+    "Choosing by itself")."""
     if WORK not in prepared.derived:
-        prepared.derived[WORK] = _read_work(prepared, meanwhile)
+        prepared.derived[WORK] = _read_work(prepared, layout_rows)
     return prepared.derived[WORK]
 
 
-def _read_work(prepared, meanwhile):
+def _read_work(prepared, layout_rows):
     p = prepared
     first = max(0, p.n - BITMAP_ROWS)
     samples = min(p.m, ARC_SAMPLES)
@@ -92,23 +95,26 @@ def _read_work(prepared, meanwhile):
         sampled = p.indices[np.arange(samples, dtype=np.int64) * p.m // max(samples, 1)]
         heads, widest = out_degree[sampled].sum(), out_degree.max() if p.n else 0
         sums = (pairs.sum(), pairs[first:][dense].sum(), out_degree @ out_degree, heads, widest)
-        pending = None
     else:
         import cupy
 
-        from ..gpu import runtime, transfers
+        from ..gpu import runtime
 
-        sums = cupy.zeros(5, dtype=np.uint64)
-        kernel = runtime.function("work.cu", "oriented_work", vid=p.indices.dtype)
+        sums = cupy.zeros(8, dtype=np.uint64)
+        vid = p.indices.dtype
+        kernel = runtime.function("work.cu", "oriented_work", vid=vid)
         counts = (p.n, p.m, samples, first, BITMAP_MIN_OUT_DEGREE)
         args = (p.indptr, p.indices, *map(np.int64, counts), sums)
         runtime.launch(kernel, max(p.n, samples, 1), args, grid=WORK_BLOCKS)
-        pending = transfers.PendingValues(sums)
-    if meanwhile is not None:
-        meanwhile()
-    if pending is not None:
-        sums = pending.values()
-    wedges, bitmap_wedges, squares, heads, widest = (int(x) for x in sums)
+        layout = layout_rows is not None and p.task_blocks is None
+        if layout:
+            largest = layout_rows if uses_bitmap(p, layout_rows) else 0
+            layout_kernel = runtime.function("work.cu", "work_layout", vid=vid)
+            runtime.launch(layout_kernel, 1, (p.indptr, np.int64(p.n), np.int64(largest), sums), threads=32)
+        sums = [int(x) for x in sums.get()]
+        if layout:
+            keep_layout(p, layout_rows, *sums[:1], *sums[6:8])
+    wedges, bitmap_wedges, squares, heads, widest = (int(x) for x in sums[:5])
     # The sampled heads' sum scaled to every arc (exact when every arc is a sample).
     reads = squares + (heads * p.m + samples // 2) // samples if samples else squares
     return Work(p.m, wedges, bitmap_wedges, reads, widest)

@@ -9,7 +9,7 @@ itself", and docs/benchmarks.md.
 import math
 from dataclasses import replace
 
-from ..algorithms.wedge_layout import gpu_layout_ahead
+from ..algorithms.wedge_layout import gpu_prefix_ahead, layout_rows
 from ..algorithms.work import work_of
 from ..gpu.device import resolve_device
 from ..preprocess.hashed_csr import HASHED_MAX_ROWS, hashed_applies
@@ -323,11 +323,13 @@ def choose_after_preparation(plan, prepared):
     if merge_plan is None:
         return plan
     wedge_plan = replace(plan, after_preparation=None)
-    # Wedge's layout is queued while the work is read, and read with it: the host
-    # waits for the GPU once (R-MAT 18: the read alone had cost 12% of a transitivity).
-    parameters = dict(wedge_plan.parameters)
-    ahead = (lambda: gpu_layout_ahead(prepared, **parameters)) if plan.device == "gpu" else None
-    work = work_of(prepared, meanwhile=ahead)
+    # Wedge's layout is read with the work (a count of either reads nothing more),
+    # its prefix sums queued before that read.
+    rows = None
+    if plan.device == "gpu":
+        gpu_prefix_ahead(prepared)
+        rows = layout_rows(**dict(wedge_plan.parameters))
+    work = work_of(prepared, rows)
     share = work.bitmap_share
     if share >= GPU_BITMAP_SHARE:
         chosen, why = (

@@ -581,10 +581,31 @@ def test_memory_check_fires_before_counting(algorithm, monkeypatch):
     src, dst = rmat_edges(10, seed=3, device="gpu")
     prepared = prepare_undirected(src, dst, 1 << 10, orientation="id", ordering="degree")
     monkeypatch.setattr(gpu, "free_memory", lambda: 1000)
+    monkeypatch.setattr(gpu, "_pooled_bytes", lambda: 0)  # else the pool's free blocks suffice
     with pytest.raises(GPUMemoryError, match=r"needs about [\d,]+ bytes.*device='cpu'"):
         count(prepared, algorithm, "per_node", "gpu")
     assert isinstance(GPUMemoryError("x"), MemoryError)
     cp.cuda.get_current_stream().synchronize()
+
+
+def test_a_memory_check_within_the_pools_free_blocks_does_not_ask_the_driver(monkeypatch):
+    from nx_tricount.gpu import runtime as gpu
+    from nx_tricount.gpu.errors import GPUMemoryError
+
+    cp = _cupy()
+    block = cp.empty(1 << 20, dtype=np.uint8)
+    del block  # back to the pool, free
+    pooled = gpu._pooled_bytes()
+    assert pooled >= 1 << 20
+
+    def asked():
+        raise AssertionError("the driver was asked")
+
+    monkeypatch.setattr(gpu, "free_memory", asked)
+    gpu.check_memory(pooled, "the test's blocks")
+    monkeypatch.setattr(gpu, "free_memory", lambda: pooled)
+    with pytest.raises(GPUMemoryError, match="the test's blocks"):
+        gpu.check_memory(pooled + 1, "the test's blocks")
 
 
 def test_gpu_errors_become_python_exceptions():

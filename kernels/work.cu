@@ -8,8 +8,9 @@
 //   sums[3]: d+(v) summed over `samples` arcs u -> v spread evenly over the CSR,
 //            arc i * m / samples (the rest of what merge reads, estimated);
 //   sums[4]: the largest d+ (merge's inline layout reads it);
-//   sums[5]: the vertices of out-degree at least dense_degree, as wedge_heavy_rows
-//            counts them (kernels/wedge.cu), which work_layout reads.
+//   sums[6]: the vertices of out-degree at least dense_degree, as wedge_heavy_rows
+//            counts them: sums[5..7] are the slots wedge_layout (kernels/wedge.cu)
+//            then fills with wedge's layout, for the same single read.
 #include "common.cu"
 
 extern "C" __global__ void __launch_bounds__(256)
@@ -39,18 +40,7 @@ oriented_work(const long long* __restrict__ indptr, const VID* __restrict__ indi
     __syncthreads();
     block_add(sums + 3, heads);
     __syncthreads();
-    block_add(sums + 5, heavy);
+    block_add(sums + 6, heavy);
     __syncthreads();
     block_max(sums + 4, widest);
-}
-
-// Thread 0, behind oriented_work: wedge's layout from its sums, as wedge_layout
-// (kernels/wedge.cu) makes it, for the same single read: sums[6] the bitmap's rows,
-// at most `largest` (0: none), and sums[7] the CSR position of their first arc.
-extern "C" __global__ void work_layout(const long long* __restrict__ indptr, long long n,
-                                       long long largest, u64* sums) {
-    if (global_thread() != 0) return;
-    long long rows = min(largest, (long long)sums[5]);
-    sums[6] = (u64)rows;
-    sums[7] = (u64)indptr[n - rows];
 }

@@ -110,7 +110,6 @@ def _deferred(device="gpu"):
 )
 def test_the_prepared_graph_settles_wedge_or_merge(monkeypatch, work, expected, phrase):
     monkeypatch.setattr(rules, "work_of", lambda prepared, layout_rows=None: work)
-    monkeypatch.setattr(rules, "gpu_prefix_ahead", lambda prepared: None)  # no GPU here
     assert (GPU_BITMAP_SHARE, MERGE_READS_PER_WEDGE, MERGE_READS_PER_ARC) == (0.5, 5.6, 6.6)
     settled = choose_after_preparation(_deferred(), prepared=None)
     assert settled.algorithm == expected and settled.after_preparation is None

@@ -127,10 +127,10 @@ def gpu_layout(prepared, largest, kernel_types):
 
 def gpu_prefix_ahead(prepared, kernel_types=None):
     """Queue the wedge prefix sums of ``prepared`` (a whole graph on the GPU), once
-    per Prepared: a kernel and a scan, no read. ``auto``'s choice after
-    preparation queues them before it reads the graph's work, so that the host
-    queues them while the GPU still prepares (the host runs ahead of it), not
-    after that read, when the GPU would wait for them (:func:`.work.work_of`)."""
+    per Prepared: a kernel and a scan, no read. :func:`.work.work_of` queues them
+    before it reads the graph's work, so that the host queues them while the GPU
+    still prepares (the host runs ahead of it), not after that read, when the GPU
+    would wait for them."""
     import cupy
 
     from ..gpu import runtime

@@ -14,7 +14,13 @@ import numpy as np
 
 from ..gpu.device import module_of
 from ..metadata.catalog import BITMAP_ROWS
-from .wedge_layout import BITMAP_MIN_OUT_DEGREE, keep_layout, uses_bitmap
+from .wedge_layout import (
+    BITMAP_MIN_OUT_DEGREE,
+    gpu_prefix_ahead,
+    keep_layout,
+    plain_kernel_types,
+    uses_bitmap,
+)
 
 __all__ = ["Work", "work_of"]
 
@@ -74,7 +80,8 @@ def work_of(prepared, layout_rows=None):
     ``layout_rows``: on the GPU, the same read also gives wedge's layout of a
     count of ``prepared`` with at most that many bitmap rows (``gpu_layout``'s
     ``largest``), kept for that count (:func:`.wedge_layout.keep_layout`), which
-    then reads nothing before its launches. Each read makes the host wait for
+    then reads nothing before its launches; wedge's prefix sums are queued before
+    the read, while the host still runs ahead of the GPU. Each read makes the host wait for
     the GPU, which then idles while the host queues what comes next: on graphs
     of a few milliseconds the launches' host time is most of a count, and a
     choice that read twice had cost 8.5% of R-MAT 18's (docs/algorithms.md,
@@ -101,19 +108,21 @@ def _read_work(prepared, layout_rows):
         from ..gpu import runtime
 
         sums = cupy.zeros(8, dtype=np.uint64)
-        vid = p.indices.dtype
-        kernel = runtime.function("work.cu", "oriented_work", vid=vid)
+        kernel = runtime.function("work.cu", "oriented_work", vid=p.indices.dtype)
         counts = (p.n, p.m, samples, first, BITMAP_MIN_OUT_DEGREE)
         args = (p.indptr, p.indices, *map(np.int64, counts), sums)
         runtime.launch(kernel, max(p.n, samples, 1), args, grid=WORK_BLOCKS)
         layout = layout_rows is not None and p.task_blocks is None
-        if layout:
-            largest = layout_rows if uses_bitmap(p, layout_rows) else 0
-            layout_kernel = runtime.function("work.cu", "work_layout", vid=vid)
-            runtime.launch(layout_kernel, 1, (p.indptr, np.int64(p.n), np.int64(largest), sums), threads=32)
+        if layout:  # wedge's layout into sums[5:8], as gpu_layout makes it, and its prefix sums
+            kernel_types = plain_kernel_types(p)
+            gpu_prefix_ahead(p, kernel_types)
+            largest = np.int64(layout_rows if uses_bitmap(p, layout_rows) else 0)
+            layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
+            args = (p.derived["wedge_prefix"], p.indptr, np.int64(p.n), largest, sums[5:8])
+            runtime.launch(layout_kernel, 1, args, threads=32)
         sums = [int(x) for x in sums.get()]
         if layout:
-            keep_layout(p, layout_rows, *sums[:1], *sums[6:8])
+            keep_layout(p, layout_rows, sums[5], sums[6], sums[7])
     wedges, bitmap_wedges, squares, heads, widest = (int(x) for x in sums[:5])
     # The sampled heads' sum scaled to every arc (exact when every arc is a sample).
     reads = squares + (heads * p.m + samples // 2) // samples if samples else squares

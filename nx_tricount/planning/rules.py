@@ -9,7 +9,7 @@ itself", and docs/benchmarks.md.
 import math
 from dataclasses import replace
 
-from ..algorithms.wedge_layout import gpu_prefix_ahead, layout_rows
+from ..algorithms.wedge_layout import layout_rows
 from ..algorithms.work import work_of
 from ..gpu.device import resolve_device
 from ..preprocess.hashed_csr import HASHED_MAX_ROWS, hashed_applies
@@ -323,13 +323,8 @@ def choose_after_preparation(plan, prepared):
     if merge_plan is None:
         return plan
     wedge_plan = replace(plan, after_preparation=None)
-    # Wedge's layout is read with the work (a count of either reads nothing more),
-    # its prefix sums queued before that read.
-    rows = None
-    if plan.device == "gpu":
-        gpu_prefix_ahead(prepared)
-        rows = layout_rows(**dict(wedge_plan.parameters))
-    work = work_of(prepared, rows)
+    # Wedge's layout is read with the work: a count of either reads nothing more.
+    work = work_of(prepared, layout_rows(**dict(wedge_plan.parameters)) if plan.device == "gpu" else None)
     share = work.bitmap_share
     if share >= GPU_BITMAP_SHARE:
         chosen, why = (

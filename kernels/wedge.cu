@@ -416,15 +416,26 @@ extern "C" __global__ void __launch_bounds__(256, 8)
                                         nullptr, states, nullptr, nullptr, total);
 }
 
-// pairs[0] = 0 and pairs[v + 1] = C(d+(v), 2), the wedges of vertex v: their
-// cumulative sum is the prefix phase 1 searches.
-extern "C" __global__ void wedge_pairs(const long long* indptr, long long n, long long* pairs) {
-    long long v = global_thread();
-    if (v == 0) pairs[0] = 0;
-    if (v < n) {
-        long long d = indptr[v + 1] - indptr[v];
-        pairs[v + 1] = d * (d - 1) / 2;
-    }
+// The wedge prefix sums phase 1 searches, in a chunked scan (common.cu's chunk_total
+// and scan_chunk; one CuPy cumsum had cost 90 us of host time): prefix[0] = 0 and
+// prefix[v + 1] = prefix[v] + C(d+(v), 2), the wedges of vertex v.
+__device__ __forceinline__ long long vertex_wedges(const long long* __restrict__ indptr, long long v) {
+    long long d = indptr[v + 1] - indptr[v];
+    return d * (d - 1) / 2;
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+wedge_prefix_totals(const long long* __restrict__ indptr, long long n, long long chunk,
+                    long long* totals) {
+    chunk_total(n, chunk, totals, [&](long long v) { return vertex_wedges(indptr, v); });
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+wedge_prefix_scan(const long long* __restrict__ indptr, long long n, long long chunk,
+                  const long long* __restrict__ totals, long long* prefix) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) prefix[0] = 0;
+    scan_chunk(n, chunk, totals, [&](long long v) { return vertex_wedges(indptr, v); },
+               [&](long long v, long long before, long long c) { prefix[v + 1] = before + c; });
 }
 
 // The cross wedges of a task graph: for each of the `sources` first vertices, its
@@ -521,27 +532,63 @@ extern "C" __global__ void wedge_value_bitmap(const VID* indices, const VID* row
 // out-neighbours lie above it, in the bitmap too, so the triangles v -> w -> u are
 // the bits of row v AND row w (row w holds columns above w alone): one 32-bit AND
 // and popcount per word, on rows the densest vertices share (the bit-wise paper's
-// dense block, bitwise-2d-partition.md §3.2). hub_pairs[v + 1] is C(d+(v), 2), or 0 for a hub
-// vertex, whose wedges the wedge count then skips.
+// dense block, bitwise-2d-partition.md §3.2). hub_kept is C(d+(v), 2), or 0 for a
+// hub vertex, whose wedges the wedge count then skips; the bitmap's `rows` are the
+// last ids, `(rows + 31) / 32` words a row.
 // Per node a hub vertex keeps a counter per arc in shared memory: out-degrees above
 // max_degree keep their wedges.
-extern "C" __global__ void wedge_hub_pairs(const long long* indptr, const VID* indices,
-                                           long long n, long long first_row, long long words,
-                                           long long hub_words, long long max_degree,
-                                           long long* hub_pairs) {
-    long long v = global_thread();
-    if (v == 0) hub_pairs[0] = 0;
-    if (v >= n) return;
+__device__ __forceinline__ long long hub_kept(const long long* __restrict__ indptr,
+                                              const VID* __restrict__ indices, long long n,
+                                              long long rows, long long hub_words,
+                                              long long max_degree, long long v) {
     long long start = indptr[v], d = indptr[v + 1] - start;
-    long long wedges = d * (d - 1) / 2;
+    long long wedges = d * (d - 1) / 2, first_row = n - rows, words = (rows + 31) / 32;
     if (v >= first_row && wedges > 0 && d <= max_degree) {
         long long row_words = 0;  // the words of the rows of v's out-neighbours
         for (long long a = start; a < start + d; ++a) {
             row_words += words - ((long long)indices[a] - first_row) / 32;
         }
-        if (row_words / hub_words < wedges) wedges = 0;  // row_words < hub_words * wedges
+        if (row_words / hub_words < wedges) return 0;  // row_words < hub_words * wedges
     }
-    hub_pairs[v + 1] = wedges;
+    return wedges;
+}
+
+// The hub count's prefix sums, hub_kept's in place of the wedges, in a chunked scan
+// as wedge_prefix_scan's.
+extern "C" __global__ void __launch_bounds__(256)
+wedge_hub_totals(const long long* __restrict__ indptr, const VID* __restrict__ indices,
+                 long long rows, long long hub_words, long long max_degree, long long n,
+                 long long chunk, long long* totals) {
+    chunk_total(n, chunk, totals, [&](long long v) {
+        return hub_kept(indptr, indices, n, rows, hub_words, max_degree, v);
+    });
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+wedge_hub_scan(const long long* __restrict__ indptr, const VID* __restrict__ indices,
+               long long rows, long long hub_words, long long max_degree, long long n,
+               long long chunk, const long long* __restrict__ totals, long long* hub_prefix) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) hub_prefix[0] = 0;
+    scan_chunk(
+        n, chunk, totals,
+        [&](long long v) { return hub_kept(indptr, indices, n, rows, hub_words, max_degree, v); },
+        [&](long long v, long long before, long long c) { hub_prefix[v + 1] = before + c; });
+}
+
+// The wedges the hub block takes off, added into *taken, before the host knows the
+// bitmap: its rows are read on the GPU from layout[1] (wedge_layout's), so that the
+// host reads the sum with the graph's work (nx_tricount/algorithms/work.py). A thread
+// per vertex of the last `largest` ids (at least the bitmap's).
+extern "C" __global__ void __launch_bounds__(256)
+wedge_hub_taken(const long long* __restrict__ indptr, const VID* __restrict__ indices, long long n,
+                long long largest, const long long* __restrict__ layout, long long hub_words,
+                long long max_degree, u64* taken) {
+    long long rows = layout[1], v = n - min(n, largest) + global_thread();
+    u64 wedges = 0;
+    if (v >= n - rows && v < n) {
+        wedges = (u64)(vertex_wedges(indptr, v) - hub_kept(indptr, indices, n, rows, hub_words, max_degree, v));
+    }
+    block_add(taken, wedges);
 }
 
 // Each base vertex's cost in a count, to cut its shares by

@@ -10,6 +10,7 @@ import pytest
 
 import nx_tricount
 from nx_tricount.algorithms import merge, shares, work
+from nx_tricount.algorithms.wedge_hub import HUB_WORDS, gpu_hub_prefix
 from nx_tricount.algorithms.wedge_layout import gpu_layout, plain_kernel_types
 from nx_tricount.algorithms.work import Work, work_of
 from nx_tricount.classes import preparation
@@ -109,7 +110,7 @@ def _deferred(device="gpu"):
     ],
 )
 def test_the_prepared_graph_settles_wedge_or_merge(monkeypatch, work, expected, phrase):
-    monkeypatch.setattr(rules, "work_of", lambda prepared, layout_rows=None: work)
+    monkeypatch.setattr(rules, "work_of", lambda prepared, *ahead: work)
     assert (GPU_BITMAP_SHARE, MERGE_READS_PER_WEDGE, MERGE_READS_PER_ARC) == (0.5, 5.6, 6.6)
     settled = choose_after_preparation(_deferred(), prepared=None)
     assert settled.algorithm == expected and settled.after_preparation is None
@@ -272,6 +273,18 @@ def test_transitivity_on_the_gpu_settles_on_the_prepared_graph():
         _, wedges, bitmap = gpu_layout(fresh, BITMAP_ROWS, plain_kernel_types(fresh))
         assert kept == {"wedge_count": wedges, ("wedge_bitmap", BITMAP_ROWS): bitmap}
         assert expected == "merge" or bitmap.rows > 0
+        # The wedges its hub block leaves, read with the work too: its prefix sums,
+        # queued by the count, end at them, and the host's sum over the hubs agrees.
+        ahead = prepared.derived.get(("wedge_hub_ahead", bitmap, HUB_WORDS, "total"))
+        if bitmap.rows:
+            kernel_types = plain_kernel_types(prepared)
+            hub_prefix, left = gpu_hub_prefix(prepared, bitmap, HUB_WORDS, "total", kernel_types)
+            assert ahead == left == int(hub_prefix[-1].get()) and left < wedges
+            _, left_fresh = gpu_hub_prefix(fresh, bitmap, HUB_WORDS, "total", kernel_types)
+            assert left_fresh == left
+            d = np.diff(prepared.indptr.get())
+            expected_prefix = np.concatenate([[0], np.cumsum(d * (d - 1) // 2)])
+            np.testing.assert_array_equal(prepared.derived["wedge_prefix"].get(), expected_prefix)
         widest = int(cupy.diff(prepared.indptr).max())
         assert work_of(prepared).widest == widest and merge.inline_layout(prepared)[1] == widest
         # One launch on the GPU, the same sums as the host's.

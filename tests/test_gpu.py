@@ -14,7 +14,7 @@ import pytest
 
 from conftest import DATASETS, load_edges, load_graph, manifest, networkx_triangles
 from graphs import cancelling_terms
-from nx_tricount.algorithms import count, merge, wedge, wedge_layout
+from nx_tricount.algorithms import count, merge, wedge, wedge_hub, wedge_layout
 from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.metadata.catalog import PAIR_TRANSITIVITY
 from nx_tricount.metadata.config import CHOICES
@@ -432,7 +432,7 @@ def test_wedge_hub_block_on_a_clique(monkeypatch):
     sums = _host(count(weighted, "wedge", "per_node", "gpu", parameters).per_node)
     np.testing.assert_allclose(sums, expected, rtol=1e-12, atol=0)
     assert _wedges_left_by_hubs(weighted, "weighted") == [0]
-    monkeypatch.setattr(wedge_layout, "HUB_NODE_DEGREE", 150)  # vertices 0..48 keep theirs
+    monkeypatch.setattr(wedge_hub, "HUB_NODE_DEGREE", 150)  # vertices 0..48 keep theirs
     fresh = prepare_undirected(cp.asarray(lo), cp.asarray(hi), k, orientation="id", ordering="degree")
     per_node = count(fresh, "wedge", "per_node", "gpu", parameters).per_node
     np.testing.assert_array_equal(_host(per_node), np.full(k, (k - 1) * (k - 2) // 2))

@@ -116,7 +116,8 @@ def test_wedge_shares_are_cut_by_what_each_part_of_its_count_costs(edges):
     from nx_tricount.algorithms import base_costs
     from nx_tricount.algorithms.shares import vertex_costs
     from nx_tricount.algorithms.wedge import BITMAP_ROWS, HUB_NODE_WORDS, HUB_WORDS
-    from nx_tricount.algorithms.wedge_layout import BASE_COSTS, gpu_hub_prefix, gpu_layout
+    from nx_tricount.algorithms.wedge_hub import gpu_hub_prefix
+    from nx_tricount.algorithms.wedge_layout import BASE_COSTS, gpu_layout
 
     src, dst, n = edges
     p = prepare_undirected(src, dst, n, orientation="id", ordering="degree")

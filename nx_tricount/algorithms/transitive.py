@@ -136,7 +136,8 @@ def _wedge_gpu(p, out, spread=None, bitmap_rows=None, hub_words=None):
     states' two bits (``kernels/wedge.cu``, ``wedge_transitive``)."""
     from ..gpu import runtime
     from . import wedge
-    from .wedge_layout import HUB_THREADS, count_bitmap, gpu_hub_prefix, gpu_layout, triangle_words
+    from .wedge_hub import HUB_THREADS, gpu_hub_prefix
+    from .wedge_layout import count_bitmap, gpu_layout, triangle_words
 
     eid = np.uint32 if p.m < 2**32 else np.int64
     kernel_types = dict(vid=p.indices.dtype, weight=np.float64, eid=eid)

@@ -19,14 +19,13 @@ from ..metadata.catalog import BITMAP_ROWS as CATALOG_BITMAP_ROWS
 from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE
 from .wedge_credit import arc_array, credit_counts, credit_terms
+from .wedge_hub import HUB_MIN_SHARE, HUB_NODE_WORDS, HUB_WORDS, count_hub, gpu_hub_prefix
 from .wedge_layout import (
     BITMAP_MIN_OUT_DEGREE,
     count_bitmap,
-    count_hub,
     count_ranks,
     cross_sides,
     cross_splits,
-    gpu_hub_prefix,
     gpu_layout,
     gpu_share_wedges,
     gpu_vertex_costs,
@@ -68,22 +67,6 @@ SPREAD = 11
 #: and only as many rows as vertices of out-degree at least
 #: :data:`BITMAP_MIN_OUT_DEGREE` (measured: docs/algorithms.md, 'wedge: bitmap rows').
 BITMAP_ROWS = CATALOG_BITMAP_ROWS
-
-#: Bitmap words a wedge is worth, the default of :func:`count_gpu`: a total count
-#: takes a vertex of the bitmap whose out-neighbours' rows hold fewer than
-#: ``HUB_WORDS`` words per wedge off the wedges, and ANDs its row with theirs (the
-#: hub block; measured: docs/algorithms.md, 'wedge: the hub block').
-HUB_WORDS = 4
-
-#: :data:`HUB_WORDS` of a per-node count, where each triangle of the hub block also
-#: costs a counter's increment (weighted: its term's credits): fewer vertices pay
-#: (measured: docs/algorithms.md, 'wedge: the hub block', 'wedge: weighted sums by
-#: arcs').
-HUB_NODE_WORDS = 2
-
-#: Smallest share of the wedges the hub block must take off for a count to run it
-#: (measured: docs/algorithms.md, 'wedge: the hub block').
-HUB_MIN_SHARE = 0.1
 
 #: Rounds of :data:`SPREAD` wedges each resident thread should get; graphs with
 #: fewer wedges get a smaller spread (measured: docs/algorithms.md, 'wedge: spread,
@@ -377,11 +360,14 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     vid = p.indices.dtype
     kernel_types = dict(vid=vid, weight=weight, eid=eid)
     prefix, wedges, layout = gpu_layout(p, largest_bitmap, kernel_types)
+    # The bitmap first: the GPU builds it while the host sets the rest of the count up.
+    bitmap = count_bitmap(p, layout, kernel_types, vertices, planes=small_values)
     share_start = 0
     if vertices is not None:
         share_start, wedges = gpu_share_wedges(prefix, vertices)
     if hub and layout.rows:
-        hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, hub_kind, kernel_types)
+        complete = vertices is not None  # a share reads them beside
+        hub_prefix, hub_wedges = gpu_hub_prefix(p, layout, hub_words, hub_kind, kernel_types, complete)
         hub_start = 0
         if vertices is not None:
             hub_start, hub_wedges = gpu_share_wedges(hub_prefix, vertices)
@@ -399,7 +385,6 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     if chosen_spread is None:
         spread = fitted_spread(count, wedges, threads, slot_bytes)
     shared = spread * slot_bytes
-    bitmap = count_bitmap(p, layout, kernel_types, vertices, planes=small_values)
     # A share's wedges start at its own arcs alone, which its credit reads.
     by_arcs = arc_credit or terms
     first_arc, end_arc = (0, p.m) if vertices is None or not by_arcs else share_arcs(p, vertices)

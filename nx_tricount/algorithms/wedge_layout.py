@@ -9,7 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..metadata.catalog import BITMAP_ROWS
+from ..preprocess.gpu_rows import queue_prefix_sums
 from .shares import share_scratch
+from .wedge_hub import gpu_hub_prefix
 
 __all__ = [
     "wedge_prefix",
@@ -26,8 +28,6 @@ __all__ = [
     "rectangle_bytes",
     "triangle_words",
     "build_bitmap",
-    "gpu_hub_prefix",
-    "count_hub",
     "gpu_vertex_costs",
     "BASE_COSTS",
     "gpu_share_wedges",
@@ -41,14 +41,6 @@ __all__ = [
 #: out-degree: below it a binary search of N+(w) takes few steps in cached lines, and
 #: a larger bitmap only spills the cache (docs/algorithms.md, 'wedge: bitmap rows').
 BITMAP_MIN_OUT_DEGREE = 32
-
-#: Threads of a hub row's block (kernels/wedge.cu, ``hub_count``): a warp per
-#: out-neighbour's long row.
-HUB_THREADS = 128
-
-#: Largest out-degree of a hub vertex per node: its block keeps a counter per arc in
-#: shared memory (8 KiB), beside its row and the row's ranks (16 KiB at 65536 rows).
-HUB_NODE_DEGREE = 2048
 
 
 def wedge_prefix(indptr, splits=None):
@@ -127,21 +119,18 @@ def gpu_layout(prepared, largest, kernel_types):
 
 def gpu_prefix_ahead(prepared, kernel_types=None):
     """Queue the wedge prefix sums of ``prepared`` (a whole graph on the GPU), once
-    per Prepared: a kernel and a scan, no read. :func:`.work.work_of` queues them
-    before it reads the graph's work, so that the host queues them while the GPU
-    still prepares (the host runs ahead of it), not after that read, when the GPU
-    would wait for them."""
+    per Prepared: a chunked scan's two launches, no read. :func:`.work.work_of`
+    queues them before it reads the graph's work, so that the host queues them
+    while the GPU still prepares (the host runs ahead of it), not after that read,
+    when the GPU would wait for them."""
     import cupy
-
-    from ..gpu import runtime
 
     p = prepared
     if "wedge_prefix" not in p.derived:
-        pairs = cupy.empty(p.n + 1, dtype=np.int64)
+        prefix = cupy.empty(p.n + 1, dtype=np.int64)
         kernel_types = plain_kernel_types(p) if kernel_types is None else kernel_types
-        pair_kernel = runtime.function("wedge.cu", "wedge_pairs", **kernel_types)
-        runtime.launch(pair_kernel, max(p.n, 1), (p.indptr, np.int64(p.n), pairs))
-        p.derived["wedge_prefix"] = cupy.cumsum(pairs)
+        queue_prefix_sums("wedge_prefix", p.n, (p.indptr,), prefix, source="wedge.cu", **kernel_types)
+        p.derived["wedge_prefix"] = prefix
 
 
 def uses_bitmap(prepared, largest):
@@ -155,12 +144,15 @@ def keep_layout(prepared, largest, wedges, rows, first_arc):
     """Keep what :func:`gpu_layout` reads of ``prepared`` (a whole graph on the
     GPU) for ``largest``: its ``wedges``, and the bitmap of ``rows`` rows whose
     closing arcs start at ``first_arc`` where :func:`uses_bitmap`. Read by
-    :func:`gpu_layout`, or with the graph's work (:func:`.work.work_of`)."""
+    :func:`gpu_layout`, or with the graph's work (:func:`.work.work_of`). Returns
+    the bitmap's :class:`BitmapLayout`, None without one."""
     p, derived = prepared, prepared.derived
     derived["wedge_count"] = wedges
-    if uses_bitmap(p, largest):
-        first, words, size = p.n - rows, (rows + 31) // 32, max(triangle_words(rows), 1)
-        derived["wedge_bitmap", largest] = BitmapLayout(rows, first, first, words, size, first_arc, p.m)
+    if not uses_bitmap(p, largest):
+        return None
+    first, words, size = p.n - rows, (rows + 31) // 32, max(triangle_words(rows), 1)
+    derived["wedge_bitmap", largest] = layout = BitmapLayout(rows, first, first, words, size, first_arc, p.m)
+    return layout
 
 
 def layout_rows(bitmap_rows=None, **_):
@@ -260,72 +252,6 @@ def build_bitmap(p, layout, bitmap, kernel_types):
             bitmap,
         )
     runtime.launch(build, arcs, args)
-
-
-def gpu_hub_prefix(prepared, layout, hub_words, kind, kernel_types):
-    """``(hub_prefix, wedges)`` of a count with a hub block of ``kind``
-    (``"total"``, ``"per_node"`` or ``"weighted"``; kernels/wedge.cu,
-    ``wedge_hub_pairs``): the wedge prefix sums without the vertices of the bitmap
-    whose arcs' rows hold fewer than ``hub_words`` words per wedge (per node, whose
-    out-degree is at most :data:`HUB_NODE_DEGREE`), and the wedges left. Derived
-    once per Prepared, bitmap, ``hub_words`` and kind."""
-    import cupy
-
-    from ..gpu import runtime
-
-    p = prepared
-    key = ("wedge_hub", layout, hub_words, kind)
-    if key not in p.derived:
-        pairs = cupy.empty(p.n + 1, dtype=np.int64)
-        kernel = runtime.function("wedge.cu", "wedge_hub_pairs", **kernel_types)
-        args = (
-            p.indptr,
-            p.indices,
-            np.int64(p.n),
-            np.int64(layout.first_row),
-            np.int64(layout.words),
-            np.int64(hub_words),
-            np.int64(HUB_NODE_DEGREE if kind == "per_node" else p.n),
-            pairs,
-        )
-        runtime.launch(kernel, max(p.n, 1), args)
-        hub_prefix = cupy.cumsum(pairs)
-        p.derived[key] = hub_prefix, int(hub_prefix[-1].get())
-    return p.derived[key]
-
-
-def count_hub(prepared, layout, prefix, hub_prefix, bitmap, kind, kernel_types, arcs, out, vertices, ranks):
-    """Count the hub vertices (those ``hub_prefix`` leaves out): a block per bitmap
-    row ANDs the vertex's row with its out-neighbours' rows (kernels/wedge.cu,
-    ``hub_count``). ``kind`` ``"total"`` adds to the total ``out``; ``"per_node"``
-    writes the counts of the vertex's arcs to ``arcs`` (the per-arc counts of
-    ``wedge_arc_credit``); ``"weighted"`` adds the pairs of terms of the vertex's
-    arcs to ``arcs`` (those of ``wedge_arc_terms``) and the vertex's own to ``out``,
-    reading the bitmap's ``ranks`` (:func:`count_ranks`); a share ``vertices`` of a
-    count credits each triangle's third vertex through the vertex's own arcs, as
-    its ``arcs`` hold them alone."""
-    from ..gpu import runtime
-
-    p = prepared
-    # A block per bitmap row, of the share's rows alone.
-    first, end = (0, p.n) if vertices is None else vertices
-    first, end = max(first, layout.first_row), min(end, p.n)
-    if end <= first:
-        return
-    args = (p.indptr, p.indices, prefix, hub_prefix, bitmap)
-    vid = p.indices.dtype.type
-    rows = (vid(layout.first_row), vid(first))  # the bitmap's first row, the launch's
-    if kind == "weighted":
-        name = "wedge_hub_weighted" if vertices is None else "wedge_hub_weighted_share"
-        kernel = runtime.function("wedge.cu", name, **kernel_types)
-        args += (ranks, *rows, np.uint32(layout.words), p.values, arcs, out)
-        shared = 8 * layout.words  # the row and its ranks
-    else:
-        kernel = runtime.function("wedge.cu", f"wedge_hub_{kind}", **kernel_types)
-        args += (*rows, np.uint32(layout.words), arcs if kind == "per_node" else out)
-        # The row; per node also its ranks and a counter per arc.
-        shared = 4 * (2 * layout.words + HUB_NODE_DEGREE) if kind == "per_node" else 4 * layout.words
-    runtime.launch(kernel, (end - first) * HUB_THREADS, args, threads=HUB_THREADS, shared_mem=shared)
 
 
 #: What a count's parts cost in wedges searched, by mode (``kernels/wedge.cu``,

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..gpu.device import module_of
 from ..metadata.catalog import BITMAP_ROWS
+from .wedge_hub import keep_hub_wedges, queue_hub_taken
 from .wedge_layout import (
     BITMAP_MIN_OUT_DEGREE,
     gpu_prefix_ahead,
@@ -72,26 +73,28 @@ ARC_SAMPLES = 1 << 16
 WORK = "work"
 
 
-def work_of(prepared, layout_rows=None):
+def work_of(prepared, layout_rows=None, hub_words=None):
     """The :class:`Work` of ``prepared`` (NumPy or CuPy), read once per graph: on
     the GPU one launch and one read (a few CuPy reductions took 0.25 ms of R-MAT
     18's 1.5).
 
-    ``layout_rows``: on the GPU, the same read also gives wedge's layout of a
-    count of ``prepared`` with at most that many bitmap rows (``gpu_layout``'s
-    ``largest``), kept for that count (:func:`.wedge_layout.keep_layout`), which
-    then reads nothing before its launches; wedge's prefix sums are queued before
-    the read, while the host still runs ahead of the GPU. Each read makes the host wait for
-    the GPU, which then idles while the host queues what comes next: on graphs
-    of a few milliseconds the launches' host time is most of a count, and a
-    choice that read twice had cost 8.5% of R-MAT 18's (docs/algorithms.md,
-    "Choosing by itself")."""
+    ``layout_rows``: on the GPU, the same read also gives what a total wedge count
+    of ``prepared`` with at most that many bitmap rows (``gpu_layout``'s
+    ``largest``) reads before its launches, kept for that count: wedge's layout
+    (:func:`.wedge_layout.keep_layout`) and, with ``hub_words`` (its hub block's),
+    the wedges its hub block leaves (:func:`.wedge_hub.keep_hub_wedges`). That
+    count then reads nothing. Wedge's prefix sums are queued before the read,
+    while the host still runs ahead of the GPU. Each read makes the host wait for
+    the GPU, which then idles while the host queues what comes next: on graphs of
+    a few milliseconds the launches' host time is most of a count, and a choice
+    that read twice had cost 8.5% of R-MAT 18's (docs/algorithms.md, "Choosing by
+    itself")."""
     if WORK not in prepared.derived:
-        prepared.derived[WORK] = _read_work(prepared, layout_rows)
+        prepared.derived[WORK] = _read_work(prepared, layout_rows, hub_words)
     return prepared.derived[WORK]
 
 
-def _read_work(prepared, layout_rows):
+def _read_work(prepared, layout_rows, hub_words):
     p = prepared
     first = max(0, p.n - BITMAP_ROWS)
     samples = min(p.m, ARC_SAMPLES)
@@ -107,22 +110,27 @@ def _read_work(prepared, layout_rows):
 
         from ..gpu import runtime
 
-        sums = cupy.zeros(8, dtype=np.uint64)
+        sums = cupy.zeros(9, dtype=np.uint64)
         kernel = runtime.function("work.cu", "oriented_work", vid=p.indices.dtype)
         counts = (p.n, p.m, samples, first, BITMAP_MIN_OUT_DEGREE)
         args = (p.indptr, p.indices, *map(np.int64, counts), sums)
         runtime.launch(kernel, max(p.n, samples, 1), args, grid=WORK_BLOCKS)
         layout = layout_rows is not None and p.task_blocks is None
+        largest = layout_rows if layout and uses_bitmap(p, layout_rows) else 0
+        hub = bool(largest and hub_words)
         if layout:  # wedge's layout into sums[5:8], as gpu_layout makes it, and its prefix sums
             kernel_types = plain_kernel_types(p)
             gpu_prefix_ahead(p, kernel_types)
-            largest = np.int64(layout_rows if uses_bitmap(p, layout_rows) else 0)
             layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
-            args = (p.derived["wedge_prefix"], p.indptr, np.int64(p.n), largest, sums[5:8])
+            args = (p.derived["wedge_prefix"], p.indptr, np.int64(p.n), np.int64(largest), sums[5:8])
             runtime.launch(layout_kernel, 1, args, threads=32)
+        if hub:  # the wedges the hub block takes off, into sums[8]
+            queue_hub_taken(p, largest, sums[5:8], hub_words, "total", kernel_types, sums[8:9])
         sums = [int(x) for x in sums.get()]
         if layout:
-            keep_layout(p, layout_rows, sums[5], sums[6], sums[7])
+            bitmap = keep_layout(p, layout_rows, sums[5], sums[6], sums[7])
+            if hub and bitmap.rows:
+                keep_hub_wedges(p, bitmap, hub_words, "total", sums[5] - sums[8])
     wedges, bitmap_wedges, squares, heads, widest = (int(x) for x in sums[:5])
     # The sampled heads' sum scaled to every arc (exact when every arc is a sample).
     reads = squares + (heads * p.m + samples // 2) // samples if samples else squares

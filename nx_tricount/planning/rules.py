@@ -9,6 +9,7 @@ itself", and docs/benchmarks.md.
 import math
 from dataclasses import replace
 
+from ..algorithms.wedge_hub import hub_words_of
 from ..algorithms.wedge_layout import layout_rows
 from ..algorithms.work import work_of
 from ..gpu.device import resolve_device
@@ -323,8 +324,10 @@ def choose_after_preparation(plan, prepared):
     if merge_plan is None:
         return plan
     wedge_plan = replace(plan, after_preparation=None)
-    # Wedge's layout is read with the work: a count of either reads nothing more.
-    work = work_of(prepared, layout_rows(**dict(wedge_plan.parameters)) if plan.device == "gpu" else None)
+    # Wedge's layout and hub block are read with the work: a count of either reads nothing more.
+    parameters = dict(wedge_plan.parameters)
+    ahead = (layout_rows(**parameters), hub_words_of(**parameters)) if plan.device == "gpu" else ()
+    work = work_of(prepared, *ahead)
     share = work.bitmap_share
     if share >= GPU_BITMAP_SHARE:
         chosen, why = (

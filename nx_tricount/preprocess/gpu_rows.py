@@ -22,6 +22,7 @@ __all__ = [
     "launch_scan",
     "ids_of",
     "scan_chunks",
+    "queue_prefix_sums",
     "sorted_copy",
     "loop_free",
     "compact_kept",
@@ -47,12 +48,25 @@ def launch(name, items, args, *, vid=np.int32, weight=np.float64, source="edge_r
     runtime.launch(runtime.function(source, name, vid=vid, weight=weight), items, args)
 
 
-def launch_scan(name, blocks, args, *, vid=np.int32, source="edge_rows.cu"):
+def launch_scan(name, blocks, args, *, vid=np.int32, source="edge_rows.cu", **types):
     """Launch one of a chunked scan's kernels on ``blocks`` blocks (:func:`scan_chunks`)."""
     from ..gpu import runtime
 
-    kernel = runtime.function(source, name, vid=vid)
+    kernel = runtime.function(source, name, vid=vid, **types)
     runtime.launch(kernel, blocks * runtime.THREADS, args, grid=blocks)
+
+
+def queue_prefix_sums(name, items, args, out, *, source, **types):
+    """Queue the two launches of a chunked scan over ``items`` whose kernels
+    ``<name>_totals`` and ``<name>_scan`` take ``args``, then the scan's ``(items,
+    chunk, totals)`` (the second also ``out``, where it writes the prefix sums): no
+    read, two launches where ``cupy.cumsum`` took 90 us of host time."""
+    import cupy
+
+    blocks, chunk = scan_chunks(items)
+    scan = (np.int64(items), np.int64(chunk), cupy.empty(blocks, dtype=np.int64))
+    launch_scan(f"{name}_totals", blocks, (*args, *scan), source=source, **types)
+    launch_scan(f"{name}_scan", blocks, (*args, *scan, out), source=source, **types)
 
 
 def scan_chunks(items):

@@ -87,7 +87,7 @@ def gpu_layout(prepared, largest, kernel_types):
     per Prepared and ``largest``). The bitmap takes the last ids, as many as there
     are vertices of out-degree at least :data:`BITMAP_MIN_OUT_DEGREE` and at most
     ``largest``, none unless the ids ascend by degree and arcs point to higher ids
-    (:func:`uses_bitmap`). The prefix sums are a kernel and a scan, queued; the
+    (:func:`uses_bitmap`). The prefix sums are a chunked scan, queued; the
     numbers the host needs, two small kernels and one transfer, unless they were
     read before with the graph's work (:func:`keep_layout`): each CuPy call costs
     more host time than a small graph's GPU work, and each synchronisation drains

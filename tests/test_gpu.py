@@ -338,6 +338,31 @@ def _wedges_left_by_hubs(prepared, kind="total"):
     ]
 
 
+def test_a_wedge_count_checks_memory_for_the_bitmap_it_has_read(monkeypatch):
+    # Once the layout is known, the memory check asks for the bitmap's own rows, not
+    # the most it may take: a block the pool holds then passes without the driver.
+    from nx_tricount.algorithms.wedge_layout import triangle_words
+    from nx_tricount.gpu import runtime
+
+    cupy = _cupy()
+    src, dst = rmat_edges(12, seed=3)
+    n = 1 << 12
+    p = prepare_undirected(cupy.asarray(src), cupy.asarray(dst), n, orientation="id", ordering="degree")
+    asked, check = [], runtime.check_memory
+
+    def recording(needed, what):
+        if "the bitmap" in what:
+            asked.append(needed)
+        return check(needed, what)
+
+    monkeypatch.setattr(runtime, "check_memory", recording)
+    first, second = (count(p, "wedge", "total", "gpu").total for _ in range(2))
+    rows = p.derived["wedge_bitmap", wedge.BITMAP_ROWS].rows
+    expected = count(prepare_undirected(src, dst, n, orientation="id", ordering="degree"), "merge", "total")
+    assert first == second == expected.total and 0 < rows < n
+    assert len(asked) == 2 and asked[1] <= asked[0] - 4 * (triangle_words(n) - triangle_words(rows))
+
+
 @pytest.mark.parametrize("bitmap_rows", [None, 100])
 @pytest.mark.parametrize("hub_words", [0, 1, 4, 2**40])
 @pytest.mark.parametrize("name", ["rmat14", "barabasi_albert", "hub"])

@@ -348,7 +348,11 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     ranked = (terms or mode == "per_edge") and p.task_blocks is None
     if p.task_blocks is None:
         planes = 2 if small_values or ranked else 1  # two planes, or the words' ranks beside them
-        largest_bytes = 4 * triangle_words(min(largest_bitmap, p.n)) * planes
+        # The bitmap's own rows where its layout was read (by the choice, or a count before):
+        # a block the pool holds then passes the check without asking the driver (30 us).
+        known = p.derived.get(("wedge_bitmap", largest_bitmap))
+        rows = min(largest_bitmap, p.n) if known is None else known.rows
+        largest_bytes = 4 * triangle_words(rows) * planes
     else:
         largest_bytes = rectangle_bytes(*cross_sides(p, largest_bitmap))
     runtime.check_memory(

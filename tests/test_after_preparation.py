@@ -275,7 +275,7 @@ def test_transitivity_on_the_gpu_settles_on_the_prepared_graph():
         assert expected == "merge" or bitmap.rows > 0
         # The wedges its hub block leaves, read with the work too: its prefix sums,
         # queued by the count, end at them, and the host's sum over the hubs agrees.
-        ahead = prepared.derived.get(("wedge_hub_ahead", bitmap, HUB_WORDS, "total"))
+        ahead = prepared.derived.get(("wedge_hub", bitmap, HUB_WORDS, "total"), (None, None))[1]
         if bitmap.rows:
             kernel_types = plain_kernel_types(prepared)
             hub_prefix, left = gpu_hub_prefix(prepared, bitmap, HUB_WORDS, "total", kernel_types)

@@ -29,6 +29,7 @@ from .wedge_layout import (
     gpu_layout,
     gpu_share_wedges,
     gpu_vertex_costs,
+    kept_layout,
     plain_kernel_types,
     rectangle_bytes,
     share_arcs,
@@ -350,7 +351,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         planes = 2 if small_values or ranked else 1  # two planes, or the words' ranks beside them
         # The bitmap's own rows where its layout was read (by the choice, or a count before):
         # a block the pool holds then passes the check without asking the driver (30 us).
-        known = p.derived.get(("wedge_bitmap", largest_bitmap))
+        known = kept_layout(p, largest_bitmap)
         rows = min(largest_bitmap, p.n) if known is None else known.rows
         largest_bytes = 4 * triangle_words(rows) * planes
     else:

@@ -70,19 +70,16 @@ def gpu_hub_prefix(prepared, layout, hub_words, kind, kernel_types, complete=Fal
 
     p = prepared
     key = ("wedge_hub", layout, hub_words, kind)
-    read = ("wedge_hub_read", layout, hub_words, kind)
-    if key not in p.derived:
+    hub_prefix, wedges, read = p.derived.get(key, (None, None, False))
+    if hub_prefix is None:
         hub_prefix = cupy.empty(p.n + 1, dtype=np.int64)
         words, max_degree = np.int64(hub_words), np.int64(_max_degree(p, kind))
         args = (p.indptr, p.indices, np.int64(layout.rows), words, max_degree)
         queue_prefix_sums("wedge_hub", p.n, args, hub_prefix, source="wedge.cu", **kernel_types)
-        wedges = p.derived.get(("wedge_hub_ahead", layout, hub_words, kind))
-        p.derived[key] = hub_prefix, wedges
-    hub_prefix, wedges = p.derived[key]
-    if (wedges is None or complete) and read not in p.derived:
-        p.derived[key] = hub_prefix, int(hub_prefix[-1].get())
-        p.derived[read] = True
-    return p.derived[key]
+    if wedges is None or (complete and not read):
+        wedges, read = int(hub_prefix[-1].get()), True
+    p.derived[key] = hub_prefix, wedges, read
+    return hub_prefix, wedges
 
 
 def queue_hub_taken(prepared, largest, layout_on_gpu, hub_words, kind, kernel_types, taken):
@@ -103,7 +100,7 @@ def keep_hub_wedges(prepared, layout, hub_words, kind, wedges):
     """Keep the ``wedges`` a hub block of ``kind`` leaves to the count of
     ``layout``, read with the graph's work: :func:`gpu_hub_prefix` then queues its
     prefix sums without reading them."""
-    prepared.derived["wedge_hub_ahead", layout, hub_words, kind] = wedges
+    prepared.derived["wedge_hub", layout, hub_words, kind] = None, wedges, False
 
 
 def count_hub(prepared, layout, prefix, hub_prefix, bitmap, kind, kernel_types, arcs, out, vertices, ranks):

@@ -22,6 +22,7 @@ __all__ = [
     "gpu_prefix_ahead",
     "uses_bitmap",
     "keep_layout",
+    "kept_layout",
     "layout_rows",
     "plain_kernel_types",
     "cross_sides",
@@ -153,6 +154,12 @@ def keep_layout(prepared, largest, wedges, rows, first_arc):
     first, words, size = p.n - rows, (rows + 31) // 32, max(triangle_words(rows), 1)
     derived["wedge_bitmap", largest] = layout = BitmapLayout(rows, first, first, words, size, first_arc, p.m)
     return layout
+
+
+def kept_layout(prepared, largest):
+    """The :class:`BitmapLayout` of ``prepared`` for ``largest`` where it was read
+    before (:func:`keep_layout`), else None."""
+    return prepared.derived.get(("wedge_bitmap", largest))
 
 
 def layout_rows(bitmap_rows=None, **_):

@@ -536,57 +536,81 @@ extern "C" __global__ void wedge_value_bitmap(const VID* indices, const VID* row
 // hub vertex, whose wedges the wedge count then skips; the bitmap's `rows` are the
 // last ids, `(rows + 31) / 32` words a row.
 // Per node a hub vertex keeps a counter per arc in shared memory: out-degrees above
-// max_degree keep their wedges.
+// max_degree keep their wedges. hub_words >= 1.
+// A warp sums the words of v's rows: the bitmap's vertices have the longest lists,
+// and a thread summing one alone held up each launch that needs them (R-MAT 20: about
+// 0.1 ms each). Every lane calls it with the same v and gets the same answer; an upper
+// bound decides most hubs without reading their lists (every out-neighbour lies above
+// v, so its row has at most the words of row v + 1).
 __device__ __forceinline__ long long hub_kept(const long long* __restrict__ indptr,
                                               const VID* __restrict__ indices, long long n,
                                               long long rows, long long hub_words,
                                               long long max_degree, long long v) {
     long long start = indptr[v], d = indptr[v + 1] - start;
     long long wedges = d * (d - 1) / 2, first_row = n - rows, words = (rows + 31) / 32;
-    if (v >= first_row && wedges > 0 && d <= max_degree) {
-        long long row_words = 0;  // the words of the rows of v's out-neighbours
-        for (long long a = start; a < start + d; ++a) {
-            row_words += words - ((long long)indices[a] - first_row) / 32;
-        }
-        if (row_words / hub_words < wedges) return 0;  // row_words < hub_words * wedges
+    if (v < first_row || wedges == 0 || d > max_degree) return wedges;
+    // A hub: its rows' words fewer than hub_words * wedges (saturated, no overflow).
+    const long long most = 0x7fffffffffffffffLL;
+    long long limit = wedges > most / hub_words ? most : hub_words * wedges;
+    if (d * (words - (v + 1 - first_row) / 32) < limit) return 0;
+    long long row_words = 0;
+    for (long long a = start + lane_id(); a < start + d; a += 32) {
+        row_words += words - ((long long)indices[a] - first_row) / 32;
     }
-    return wedges;
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        row_words += __shfl_xor_sync(FULL_MASK, row_words, offset);
+    }
+    return row_words < limit ? 0 : wedges;
 }
 
-// The hub count's prefix sums, hub_kept's in place of the wedges, in a chunked scan
-// as wedge_prefix_scan's.
+// hub_kept of each of the bitmap's `rows` vertices (the last ids) into kept, a warp
+// each, for the hub prefix sums below.
 extern "C" __global__ void __launch_bounds__(256)
-wedge_hub_totals(const long long* __restrict__ indptr, const VID* __restrict__ indices,
-                 long long rows, long long hub_words, long long max_degree, long long n,
-                 long long chunk, long long* totals) {
-    chunk_total(n, chunk, totals, [&](long long v) {
-        return hub_kept(indptr, indices, n, rows, hub_words, max_degree, v);
-    });
+wedge_hub_kept(const long long* __restrict__ indptr, const VID* __restrict__ indices, long long n,
+               long long rows, long long hub_words, long long max_degree, long long* kept) {
+    long long row = global_thread() >> 5;
+    if (row >= rows) return;  // whole warps: launched with 32 threads a row
+    long long value = hub_kept(indptr, indices, n, rows, hub_words, max_degree, n - rows + row);
+    if (lane_id() == 0) kept[row] = value;
+}
+
+// The hub count's prefix sums, the wedges with kept's in place of the bitmap's, in a
+// chunked scan as wedge_prefix_scan's.
+__device__ __forceinline__ long long hub_wedges(const long long* __restrict__ indptr,
+                                                const long long* __restrict__ kept, long long n,
+                                                long long rows, long long v) {
+    return v >= n - rows ? kept[v - (n - rows)] : vertex_wedges(indptr, v);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-wedge_hub_scan(const long long* __restrict__ indptr, const VID* __restrict__ indices,
-               long long rows, long long hub_words, long long max_degree, long long n,
-               long long chunk, const long long* __restrict__ totals, long long* hub_prefix) {
+wedge_hub_totals(const long long* __restrict__ indptr, const long long* __restrict__ kept,
+                 long long rows, long long n, long long chunk, long long* totals) {
+    chunk_total(n, chunk, totals, [&](long long v) { return hub_wedges(indptr, kept, n, rows, v); });
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+wedge_hub_scan(const long long* __restrict__ indptr, const long long* __restrict__ kept,
+               long long rows, long long n, long long chunk, const long long* __restrict__ totals,
+               long long* hub_prefix) {
     if (blockIdx.x == 0 && threadIdx.x == 0) hub_prefix[0] = 0;
     scan_chunk(
-        n, chunk, totals,
-        [&](long long v) { return hub_kept(indptr, indices, n, rows, hub_words, max_degree, v); },
+        n, chunk, totals, [&](long long v) { return hub_wedges(indptr, kept, n, rows, v); },
         [&](long long v, long long before, long long c) { hub_prefix[v + 1] = before + c; });
 }
 
 // The wedges the hub block takes off, added into *taken, before the host knows the
 // bitmap: its rows are read on the GPU from layout[1] (wedge_layout's), so that the
-// host reads the sum with the graph's work (nx_tricount/algorithms/work.py). A thread
+// host reads the sum with the graph's work (nx_tricount/algorithms/work.py). A warp
 // per vertex of the last `largest` ids (at least the bitmap's).
 extern "C" __global__ void __launch_bounds__(256)
 wedge_hub_taken(const long long* __restrict__ indptr, const VID* __restrict__ indices, long long n,
                 long long largest, const long long* __restrict__ layout, long long hub_words,
                 long long max_degree, u64* taken) {
-    long long rows = layout[1], v = n - min(n, largest) + global_thread();
+    long long rows = layout[1], v = n - min(n, largest) + (global_thread() >> 5);
     u64 wedges = 0;
-    if (v >= n - rows && v < n) {
-        wedges = (u64)(vertex_wedges(indptr, v) - hub_kept(indptr, indices, n, rows, hub_words, max_degree, v));
+    if (v >= n - rows && v < n) {  // the same for the warp's lanes
+        long long kept = hub_kept(indptr, indices, n, rows, hub_words, max_degree, v);
+        if (lane_id() == 0) wedges = (u64)(vertex_wedges(indptr, v) - kept);
     }
     block_add(taken, wedges);
 }

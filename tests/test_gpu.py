@@ -406,6 +406,37 @@ def test_wedge_hub_block(name, hub_words, bitmap_rows, monkeypatch):
         assert _wedges_left_by_hubs(weighted, "weighted")[0] < weighted.derived["wedge_count"]
 
 
+@pytest.mark.parametrize("hub_words", [1, 4, 64, 2**40])
+@pytest.mark.parametrize("name", ["rmat14", "barabasi_albert"])
+def test_the_hub_block_takes_the_vertices_its_rule_names(name, hub_words, monkeypatch):
+    """A vertex of the bitmap with a wedge (per node: of out-degree at most
+    HUB_NODE_DEGREE) is a hub vertex exactly when the words of its out-neighbours'
+    rows, ``words - (w - first_row) // 32`` each, are fewer than ``hub_words`` per
+    wedge: what the GPU decides (a warp's sum, or a bound that spares it) is that
+    rule, for every vertex."""
+    monkeypatch.setattr(wedge_layout, "BITMAP_MIN_OUT_DEGREE", 4)
+    cp = _cupy()
+    src, dst, n = _graph(name)
+    p = prepare_undirected(cp.asarray(src), cp.asarray(dst), n, orientation="id", ordering="degree")
+    kernel_types = wedge_layout.plain_kernel_types(p)
+    _, _, layout = wedge_layout.gpu_layout(p, wedge.BITMAP_ROWS, kernel_types)
+    indptr, indices, rows = _host(p.indptr), _host(p.indices).astype(np.int64), _host(p.rows)
+    d = np.diff(indptr)
+    wedges = d * (d - 1) // 2
+    first, words = layout.first_row, (layout.rows + 31) // 32
+    in_bitmap = rows >= first
+    terms = words - (indices[in_bitmap] - first) // 32
+    row_words = np.bincount(rows[in_bitmap], weights=terms, minlength=n).astype(np.int64)
+    candidate = (np.arange(n) >= first) & (wedges > 0)
+    for kind, most in (("total", n), ("per_node", wedge_hub.HUB_NODE_DEGREE)):
+        hub = candidate & (d <= most) & (row_words // hub_words < wedges)
+        hub_prefix, left = wedge_hub.gpu_hub_prefix(p, layout, hub_words, kind, kernel_types)
+        np.testing.assert_array_equal(np.diff(_host(hub_prefix)), np.where(hub, 0, wedges))
+        assert left == int(wedges[~hub].sum())
+        if hub_words == 4 and name == "rmat14":  # both answers among the bitmap's vertices
+            assert hub.any() and (candidate & ~hub).any()
+
+
 @pytest.mark.parametrize("name", ["rmat14", "barabasi_albert", "hub"])
 @pytest.mark.parametrize("largest", [None, 100])
 def test_wedge_bitmap_rows_are_the_heavy_vertices(name, largest):

@@ -62,7 +62,8 @@ def gpu_hub_prefix(prepared, layout, hub_words, kind, kernel_types, complete=Fal
     the vertices of the bitmap whose arcs' rows hold fewer than ``hub_words`` words
     per wedge (per node, whose out-degree is at most :data:`HUB_NODE_DEGREE`), and
     the wedges left. Derived once per Prepared, bitmap, ``hub_words`` and kind: a
-    chunked scan, queued, and one read of its total, unless the total was read
+    warp per bitmap vertex says whether it keeps its wedges, then a chunked scan,
+    queued, and one read of its total, unless the total was read
     before with the graph's work (:func:`keep_hub_wedges`). ``complete``: the
     prefix sums must be complete on return, as a share reads them on a stream of
     its own (``wedge_layout.gpu_share_wedges``)."""
@@ -72,9 +73,17 @@ def gpu_hub_prefix(prepared, layout, hub_words, kind, kernel_types, complete=Fal
     key = ("wedge_hub", layout, hub_words, kind)
     hub_prefix, wedges, read = p.derived.get(key, (None, None, False))
     if hub_prefix is None:
-        hub_prefix = cupy.empty(p.n + 1, dtype=np.int64)
+        from ..gpu import runtime
+
+        # Which of the bitmap's vertices keep their wedges, a warp each, then the sums.
+        rows = np.int64(layout.rows)
+        kept = cupy.empty(max(layout.rows, 1), dtype=np.int64)
+        kernel = runtime.function("wedge.cu", "wedge_hub_kept", **kernel_types)
         words, max_degree = np.int64(hub_words), np.int64(_max_degree(p, kind))
-        args = (p.indptr, p.indices, np.int64(layout.rows), words, max_degree)
+        args = (p.indptr, p.indices, np.int64(p.n), rows, words, max_degree, kept)
+        runtime.launch(kernel, 32 * layout.rows, args)
+        hub_prefix = cupy.empty(p.n + 1, dtype=np.int64)
+        args = (p.indptr, kept, rows)
         queue_prefix_sums("wedge_hub", p.n, args, hub_prefix, source="wedge.cu", **kernel_types)
     if wedges is None or (complete and not read):
         wedges, read = int(hub_prefix[-1].get()), True
@@ -93,7 +102,8 @@ def queue_hub_taken(prepared, largest, layout_on_gpu, hub_words, kind, kernel_ty
     p = prepared
     kernel = runtime.function("wedge.cu", "wedge_hub_taken", **kernel_types)
     args = (p.indptr, p.indices, np.int64(p.n), np.int64(largest), layout_on_gpu, np.int64(hub_words))
-    runtime.launch(kernel, max(min(largest, p.n), 1), (*args, np.int64(_max_degree(p, kind)), taken))
+    # A warp per vertex (kernels/wedge.cu, hub_kept).
+    runtime.launch(kernel, 32 * max(min(largest, p.n), 1), (*args, np.int64(_max_degree(p, kind)), taken))
 
 
 def keep_hub_wedges(prepared, layout, hub_words, kind, wedges):

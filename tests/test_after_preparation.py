@@ -191,6 +191,21 @@ def test_the_hub_threshold_is_for_unweighted_undirected_counts(gpu_machine):
     assert gpu_auto_algorithm(GPU_LOOK_ROWS, lambda: GPU_HUB_SKEW - 1, threshold=GPU_HUB_SKEW)[0] == "merge"
 
 
+def test_the_merge_left_to_the_prepared_graph_is_merge_named_on_the_same_preprocessing(gpu_machine):
+    # Built beside wedge's plan rather than by the rules again: every field but the
+    # reasons as merge named on ascending-degree ids, wedge's parameters not among them.
+    src, dst = rmat_edges(11, seed=1)
+    with nx.config.backends.tricount(wedge_spread=9):
+        total = nx_tricount.make_plan(from_edges(src, dst), total=True)
+        named = nx_tricount.make_plan(
+            from_edges(src, dst), total=True, algorithm="merge", orientation="id", ordering="degree"
+        )
+    merge_plan = total.after_preparation
+    assert ("spread", 9) in total.parameters and merge_plan is not None
+    assert replace(merge_plan, reasons=named.reasons) == named
+    assert merge_plan.reasons[: len(total.reasons)] == total.reasons
+
+
 def test_a_mean_degree_at_the_threshold_draws_no_estimate(gpu_machine):
     # 2 rows / n bounds the mean endpoint degree from below (Cauchy-Schwarz): from
     # the threshold on the rule's answer is known and the estimate is not drawn.

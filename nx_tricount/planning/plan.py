@@ -20,7 +20,7 @@ and docs/benchmarks.md, "auto: the GPU rule" and "auto: the CPU rule".
 """
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..classes.graph import TriGraph
 from ..classes.preparation import statistics as graph_statistics
@@ -392,7 +392,6 @@ def plan_for(statistics, *, weighted=False, small_values=False, total=False, **g
 def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weighted, small_values, total):
     """The :class:`Plan` on ``spread``: the rules after the spread, in order
     (:func:`make_plan`, steps 3 to 9)."""
-    given_spread = spread  # the alternative's, where the prepared graph chooses
     simple_unweighted = not weighted and not statistics.directed
     chosen = settings["algorithm"]
     later = False
@@ -421,23 +420,47 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
     if chosen == "merge" and chosen_device == "gpu":
         merge_total, reason = choose_merge_total(statistics.rows, spread, pipeline, total)
         reasons.append(reason)
-    parameters = ()
-    if chosen_device == "gpu":
-        parameters = tuple(
-            (parameter.keyword, config[key])
-            for key, (owner, parameter) in KERNEL_PARAMETERS.items()
-            if owner == chosen and config[key] is not None
-        )
-    if merge_total == "inline":
-        parameters += (("total_layout", "inline"),)
+    parameters = _kernel_parameters(config, chosen, chosen_device, merge_total)
     decided = tuple(reason for reason in reasons if reason is not None)
-    plan = Plan(
-        chosen, orientation, ordering, chosen_device, decided, parameters, spread, pipeline, merge_total
-    )
+    merge_plan = None
     if later:
-        # Merge on the very CSR wedge's preprocessing makes, with the reasons so far.
-        same_csr = {**settings, "algorithm": "merge", "orientation": orientation, "ordering": ordering}
-        arguments = (chosen_device, list(decided), given_spread, weighted, small_values, total)
-        merge_plan = _plan_of(statistics, config, same_csr, *arguments)
-        plan = replace(plan, after_preparation=merge_plan)
-    return plan
+        # Merge on the very CSR wedge's preprocessing makes (the same spread and
+        # pipeline), with the reasons so far: built here, as it costs the host less
+        # than the rules again.
+        inline, reason = choose_merge_total(statistics.rows, spread, pipeline, total)
+        merge_plan = Plan(
+            "merge",
+            orientation,
+            ordering,
+            chosen_device,
+            reasons=decided if reason is None else (*decided, reason),
+            parameters=_kernel_parameters(config, "merge", chosen_device, inline),
+            spread=spread,
+            pipeline=pipeline,
+            merge_total=inline,
+        )
+    return Plan(
+        chosen,
+        orientation,
+        ordering,
+        chosen_device,
+        reasons=decided,
+        parameters=parameters,
+        spread=spread,
+        pipeline=pipeline,
+        merge_total=merge_total,
+        after_preparation=merge_plan,
+    )
+
+
+def _kernel_parameters(config, algorithm, device, merge_total):
+    """The keywords of ``algorithm``'s ``count_gpu`` (``Plan.parameters``): the
+    kernel parameters the configuration sets, and merge's inline total."""
+    if device != "gpu":
+        return ()
+    parameters = tuple(
+        (parameter.keyword, config[key])
+        for key, (owner, parameter) in KERNEL_PARAMETERS.items()
+        if owner == algorithm and config[key] is not None
+    )
+    return parameters + (("total_layout", "inline"),) if merge_total == "inline" else parameters

@@ -323,15 +323,14 @@ def choose_after_preparation(plan, prepared):
     merge_plan = plan.after_preparation
     if merge_plan is None:
         return plan
-    wedge_plan = replace(plan, after_preparation=None)
     # Wedge's layout and hub block are read with the work: a count of either reads nothing more.
-    parameters = dict(wedge_plan.parameters)
+    parameters = dict(plan.parameters)
     ahead = (layout_rows(**parameters), hub_words_of(**parameters)) if plan.device == "gpu" else ()
     work = work_of(prepared, *ahead)
     share = work.bitmap_share
     if share >= GPU_BITMAP_SHARE:
         chosen, why = (
-            wedge_plan,
+            plan,
             (
                 f"the bitmap's vertices hold {share:.0%} of the {work.wedges:,} wedges "
                 f"(>= {GPU_BITMAP_SHARE:.0%}), which its hub block and bitmap count at a fraction of "
@@ -340,7 +339,7 @@ def choose_after_preparation(plan, prepared):
         )
     else:
         bound = MERGE_READS_PER_WEDGE * work.wedges + MERGE_READS_PER_ARC * work.arcs
-        chosen = merge_plan if work.merge_reads <= bound else wedge_plan
+        chosen = merge_plan if work.merge_reads <= bound else plan
         sign = "<=" if chosen is merge_plan else ">"
         why = (
             f"the bitmap's vertices hold {share:.0%} of the wedges (< {GPU_BITMAP_SHARE:.0%}), and "
@@ -348,4 +347,5 @@ def choose_after_preparation(plan, prepared):
             f"({work.wedges:,}) + {MERGE_READS_PER_ARC} per arc ({work.arcs:,})"
         )
     reason = f"after preparation -> {chosen.algorithm}: {why} (docs/benchmarks.md, 'auto: the GPU rule')"
-    return replace(chosen, reasons=chosen.reasons + (reason,))
+    # One copy (a dataclass's replace costs the host microseconds): wedge's drops merge's plan.
+    return replace(chosen, reasons=(*chosen.reasons, reason), after_preparation=None)

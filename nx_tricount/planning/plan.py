@@ -422,35 +422,15 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
         reasons.append(reason)
     parameters = _kernel_parameters(config, chosen, chosen_device, merge_total)
     decided = tuple(reason for reason in reasons if reason is not None)
-    merge_plan = None
+    merge_plan, same_csr = None, (orientation, ordering, chosen_device)
     if later:
-        # Merge on the very CSR wedge's preprocessing makes (the same spread and
-        # pipeline), with the reasons so far: built here, as it costs the host less
-        # than the rules again.
+        # Merge on the very CSR wedge's preprocessing makes (the same spread and pipeline), with
+        # the reasons so far: built here, as it costs the host less than the rules again.
         inline, reason = choose_merge_total(statistics.rows, spread, pipeline, total)
-        merge_plan = Plan(
-            "merge",
-            orientation,
-            ordering,
-            chosen_device,
-            reasons=decided if reason is None else (*decided, reason),
-            parameters=_kernel_parameters(config, "merge", chosen_device, inline),
-            spread=spread,
-            pipeline=pipeline,
-            merge_total=inline,
-        )
-    return Plan(
-        chosen,
-        orientation,
-        ordering,
-        chosen_device,
-        reasons=decided,
-        parameters=parameters,
-        spread=spread,
-        pipeline=pipeline,
-        merge_total=merge_total,
-        after_preparation=merge_plan,
-    )
+        why = decided if reason is None else (*decided, reason)
+        keywords = _kernel_parameters(config, "merge", chosen_device, inline)
+        merge_plan = Plan("merge", *same_csr, why, keywords, spread, pipeline, inline)
+    return Plan(chosen, *same_csr, decided, parameters, spread, pipeline, merge_total, merge_plan)
 
 
 def _kernel_parameters(config, algorithm, device, merge_total):

@@ -99,3 +99,41 @@ def test_rows_sorted_without_repeats_past_the_insertion_sort():
     indptr, values = host_rows.grouped_rows(first, second, 3, distinct=False)
     assert_same(np.array([0, longest, longest, longest + 3], dtype=np.int64), indptr)
     assert_same(np.sort(second[:longest]), values[:longest])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    n=st.integers(1, 40),
+    rows=st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39)), max_size=200),
+    dtype=st.sampled_from([np.int32, np.int64, np.uint32]),
+)
+def test_rows_already_in_row_order_are_the_simple_graph(n, rows, dtype):
+    # Distinct edges lo < hi sorted by (lo, hi): the simple graph is the rows
+    # themselves, copied, with the degrees of one pass; the key sorts agree.
+    pairs = sorted({(min(a % n, b % n), max(a % n, b % n)) for a, b in rows if a % n != b % n})
+    src = np.array([a for a, _ in pairs], dtype=dtype)
+    dst = np.array([b for _, b in pairs], dtype=dtype)
+    degree = host_rows.in_row_order(src, dst, n)
+    assert_same(np.bincount(np.concatenate([src, dst]).astype(np.int64), minlength=n), degree)
+    assert_as_key_sorts(src, dst, n)
+    simple = host_ops.deduplicate(src, dst, n)
+    assert not np.shares_memory(simple.lo, src) and not np.shares_memory(simple.hi, dst)
+
+
+@pytest.mark.parametrize(
+    "src, dst",
+    [
+        ([0, 1], [1, 1]),  # a self-loop
+        ([0, 0], [1, 1]),  # a repeat
+        ([0, 2], [1, 1]),  # a row from the higher id
+        ([1, 0], [2, 1]),  # rows out of order
+        ([0, 0], [2, 1]),  # a row's second ids out of order
+        ([0, 1], [1, 3]),  # an id outside 0..2
+        ([-1, 0], [1, 1]),  # a negative id
+    ],
+)
+def test_rows_out_of_row_order_go_through_the_counting_sorts(src, dst):
+    src, dst = np.array(src), np.array(dst)
+    assert host_rows.in_row_order(src, dst, 3) is None
+    if src.min() >= 0 and dst.max() < 3:
+        assert_as_key_sorts(src, dst, 3)

@@ -289,6 +289,9 @@ def deduplicate(src, dst, n, *, values=None, unique=False):
     if values is not None or unique:
         return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
     dtype = index_dtype(n)
+    degree = host_rows.in_row_order(src, dst, n)
+    if degree is not None:  # already the simple graph's rows: copied as they are
+        return RowOrderGraph(n, src.astype(dtype), dst.astype(dtype), degree)
     lo, hi = host_rows.distinct_pairs(src, dst, n, dtype)
     indptr, hi, lo = host_rows.grouped_rows(lo, hi, n, distinct=True, rows_dtype=dtype)
     degree = np.diff(indptr) + np.bincount(hi, minlength=n)

@@ -15,7 +15,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["grouped_rows", "distinct_pairs", "oriented_pairs", "rows_of", "counting_order"]
+__all__ = ["grouped_rows", "distinct_pairs", "in_row_order", "oriented_pairs", "rows_of", "counting_order"]
 
 #: Rows up to this long are sorted by insertion: most rows of a sparse graph are
 #: short, and numba's quicksort costs more than the row itself there.
@@ -99,6 +99,16 @@ def distinct_pairs(src, dst, n, dtype):
     return lo, hi
 
 
+def in_row_order(src, dst, n):
+    """The degrees of the rows ``src[i] - dst[i]`` (int64) if they are distinct
+    edges ``src < dst``, ids in ``0..n-1``, in ascending ``(src, dst)`` order (the
+    pairs as :func:`distinct_pairs` and :func:`grouped_rows` would leave them, so a
+    simple graph is the rows themselves), else None. The check stops at the first
+    row out of place, before the degrees' array is made."""
+    in_order, degree = _row_order_degrees(src, dst, n)
+    return degree if in_order else None
+
+
 def oriented_pairs(lo, hi, rank, degree, by_degree, dtype):
     """The arcs of the edges ``lo < hi`` relabelled by ``rank`` (old id -> new id;
     None keeps the ids) and directed from the lower new id to the higher, or with
@@ -124,6 +134,21 @@ def _min_max(src, dst, n, lo, hi, outside):
             else:
                 lo[i] = min(a, b)
                 hi[i] = max(a, b)
+
+
+@njit(cache=True)
+def _row_order_degrees(src, dst, n):
+    last_src, last_dst = -1, -1
+    for i in range(src.size):
+        a, b = src[i], dst[i]
+        if a < 0 or a >= b or b >= n or a < last_src or (a == last_src and b <= last_dst):
+            return False, np.zeros(0, dtype=np.int64)
+        last_src, last_dst = a, b
+    degree = np.zeros(n, dtype=np.int64)
+    for i in range(src.size):
+        degree[src[i]] += 1
+        degree[dst[i]] += 1
+    return True, degree
 
 
 @njit(parallel=True, cache=True)

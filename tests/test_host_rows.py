@@ -50,12 +50,16 @@ def assert_as_key_sorts(src, dst, n):
                 assert_same(perm, prepared.perm)
 
 
-@settings(max_examples=150, deadline=None)
-@given(
+#: Edge rows of up to 40 vertices, any order, repeats and self-loops allowed, ids of three dtypes.
+EDGE_ROWS = dict(
     n=st.integers(1, 40),
     rows=st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39)), max_size=200),
     dtype=st.sampled_from([np.int32, np.int64, np.uint32]),
 )
+
+
+@settings(max_examples=150, deadline=None)
+@given(**EDGE_ROWS)
 def test_the_counting_sorts_make_what_the_key_sorts_make(n, rows, dtype):
     pairs = np.array([(a % n, b % n) for a, b in rows], dtype=dtype).reshape(-1, 2)
     assert_as_key_sorts(np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1]), n)
@@ -102,11 +106,7 @@ def test_rows_sorted_without_repeats_past_the_insertion_sort():
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    n=st.integers(1, 40),
-    rows=st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39)), max_size=200),
-    dtype=st.sampled_from([np.int32, np.int64, np.uint32]),
-)
+@given(**EDGE_ROWS)
 def test_rows_already_in_row_order_are_the_simple_graph(n, rows, dtype):
     # Distinct edges lo < hi sorted by (lo, hi): the simple graph is the rows
     # themselves, copied, with the degrees of one pass; the key sorts agree.

@@ -283,9 +283,10 @@ def oriented_csr(how, simple, rank, dtype):
 def deduplicate(src, dst, n, *, values=None, unique=False):
     """The :class:`~.dedup.SimpleGraph` of an edge list (duplicates and
     self-loops dropped, ``lo`` sorted unless ``unique``; see
-    :func:`~.simplify.simple_graph`): without values, by a counting sort of the
-    edges into rows (:mod:`.host_rows`), else :func:`~.dedup.deduplicated` with
-    this module's primitives."""
+    :func:`~.simplify.simple_graph`): without values, the rows themselves where
+    they already are a simple graph's (:func:`.host_rows.in_row_order`), else a
+    counting sort of the edges into rows (:mod:`.host_rows`); with values,
+    :func:`~.dedup.deduplicated` with this module's primitives."""
     if values is not None or unique:
         return deduplicated(sys.modules[__name__], src, dst, n, values=values, unique=unique)
     dtype = index_dtype(n)

@@ -601,16 +601,21 @@ wedge_hub_scan(const long long* __restrict__ indptr, const long long* __restrict
 // The wedges the hub block takes off, added into *taken, before the host knows the
 // bitmap: its rows are read on the GPU from layout[1] (wedge_layout's), so that the
 // host reads the sum with the graph's work (nx_tricount/algorithms/work.py). A warp
-// per vertex of the last `largest` ids (at least the bitmap's).
+// per vertex of the last `largest` ids (at least the bitmap's), each writing its
+// hub_kept into kept[v - (n - largest)], which the hub prefix sums then read in place
+// of wedge_hub_kept's (C(d+, 2) for the ids below the bitmap).
 extern "C" __global__ void __launch_bounds__(256)
 wedge_hub_taken(const long long* __restrict__ indptr, const VID* __restrict__ indices, long long n,
                 long long largest, const long long* __restrict__ layout, long long hub_words,
-                long long max_degree, u64* taken) {
-    long long rows = layout[1], v = n - min(n, largest) + (global_thread() >> 5);
+                long long max_degree, long long* kept, u64* taken) {
+    long long rows = layout[1], first = n - min(n, largest), v = first + (global_thread() >> 5);
     u64 wedges = 0;
-    if (v >= n - rows && v < n) {  // the same for the warp's lanes
-        long long kept = hub_kept(indptr, indices, n, rows, hub_words, max_degree, v);
-        if (lane_id() == 0) wedges = (u64)(vertex_wedges(indptr, v) - kept);
+    if (v < n) {  // the same for the warp's lanes
+        long long value = hub_kept(indptr, indices, n, rows, hub_words, max_degree, v);
+        if (lane_id() == 0) {
+            kept[v - first] = value;
+            wedges = (u64)(vertex_wedges(indptr, v) - value);
+        }
     }
     block_add(taken, wedges);
 }

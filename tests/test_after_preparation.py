@@ -288,15 +288,17 @@ def test_transitivity_on_the_gpu_settles_on_the_prepared_graph():
         _, wedges, bitmap = gpu_layout(fresh, BITMAP_ROWS, plain_kernel_types(fresh))
         assert kept == {"wedge_count": wedges, ("wedge_bitmap", BITMAP_ROWS): bitmap}
         assert expected == "merge" or bitmap.rows > 0
-        # The wedges its hub block leaves, read with the work too: its prefix sums,
-        # queued by the count, end at them, and the host's sum over the hubs agrees.
+        # The wedges its hub block leaves, read with the work too, and which vertices
+        # it takes: its prefix sums, queued by the count from them, are those a graph
+        # without the work makes, and end at them.
         ahead = prepared.derived.get(("wedge_hub", bitmap, HUB_WORDS, "total"), (None, None))[1]
         if bitmap.rows:
             kernel_types = plain_kernel_types(prepared)
             hub_prefix, left = gpu_hub_prefix(prepared, bitmap, HUB_WORDS, "total", kernel_types)
             assert ahead == left == int(hub_prefix[-1].get()) and left < wedges
-            _, left_fresh = gpu_hub_prefix(fresh, bitmap, HUB_WORDS, "total", kernel_types)
+            fresh_prefix, left_fresh = gpu_hub_prefix(fresh, bitmap, HUB_WORDS, "total", kernel_types)
             assert left_fresh == left
+            np.testing.assert_array_equal(hub_prefix.get(), fresh_prefix.get())
             d = np.diff(prepared.indptr.get())
             expected_prefix = np.concatenate([[0], np.cumsum(d * (d - 1) // 2)])
             np.testing.assert_array_equal(prepared.derived["wedge_prefix"].get(), expected_prefix)

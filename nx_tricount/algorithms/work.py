@@ -125,12 +125,12 @@ def _read_work(prepared, layout_rows, hub_words):
             args = (p.derived["wedge_prefix"], p.indptr, np.int64(p.n), np.int64(largest), sums[5:8])
             runtime.launch(layout_kernel, 1, args, threads=32)
         if hub:  # the wedges the hub block takes off, into sums[8]
-            queue_hub_taken(p, largest, sums[5:8], hub_words, "total", kernel_types, sums[8:9])
+            kept = queue_hub_taken(p, largest, sums[5:8], hub_words, "total", kernel_types, sums[8:9])
         sums = [int(x) for x in sums.get()]
         if layout:
             bitmap = keep_layout(p, layout_rows, sums[5], sums[6], sums[7])
             if hub and bitmap.rows:
-                keep_hub_wedges(p, bitmap, hub_words, "total", sums[5] - sums[8])
+                keep_hub_wedges(p, bitmap, hub_words, "total", sums[5] - sums[8], kept)
     wedges, bitmap_wedges, squares, heads, widest = (int(x) for x in sums[:5])
     # The sampled heads' sum scaled to every arc (exact when every arc is a sample).
     reads = squares + (heads * p.m + samples // 2) // samples if samples else squares

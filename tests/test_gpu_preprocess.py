@@ -19,6 +19,7 @@ from nx_tricount.preprocess import (
     directed_pairs,
     gpu_ops,
     host_ops,
+    largest_kept_value,
     max_edge_value,
     orientation_cost,
     prepare_hashed,
@@ -259,6 +260,15 @@ def test_cupy_edge_values_equal_numpy(name):
     for directed, unique in itertools.product([False, True], [False, True]):
         expected = max_edge_value(src, dst, n, values, directed=directed, unique=unique)
         assert max_edge_value(g_src, g_dst, n, g_values, directed=directed, unique=unique) == expected
+    # From the weights the deduplicated edges keep (a weighted count's), with a
+    # self-loop holding the largest (the rows' rule then) and without.
+    looped_src, looped_dst = np.append(src, 0), np.append(dst, 0)
+    for rows in ((src, dst, values), (looped_src, looped_dst, np.append(values, 2.0))):
+        on_gpu = [cp.asarray(a) for a in rows]
+        kept = simple_graph(*on_gpu[:2], n, values=on_gpu[2]).values
+        assert largest_kept_value(*on_gpu[:2], n, on_gpu[2], kept) == max_edge_value(
+            *rows[:2], n, rows[2], directed=False, unique=False
+        )
     for weights in (None, values):
         cpu = directed_pairs(src, dst, n, weights)
         gpu = directed_pairs(g_src, g_dst, n, None if weights is None else g_values)

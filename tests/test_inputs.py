@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import nx_tricount
 from nx_tricount.metadata.config import CHOICES
-from nx_tricount.preprocess import host_ops
-from nx_tricount.preprocess.edge_values import max_edge_value
+from nx_tricount.preprocess import host_ops, simple_graph
+from nx_tricount.preprocess.edge_values import largest_kept_value, max_edge_value
 from subprocesses import run_python
 
 
@@ -231,6 +231,22 @@ def test_max_edge_value_is_pythons_max_in_networkx_edge_order(directed):
             got,
             expected,
         )
+
+
+def test_the_largest_kept_value_is_pythons_max_in_networkx_edge_order():
+    # From the values the deduplicated edges keep, as a weighted count reads it: the
+    # same as the rows' rule, NaN first, self-loops holding the largest, or only
+    # self-loops included.
+    rng = np.random.default_rng(15)
+    for trial in range(300):
+        m = int(rng.integers(1, 12))
+        src = rng.integers(0, 5, m)
+        dst = rng.integers(0, 5, m)
+        values = rng.choice([NAN, 1.0, 2.0, 3.0, INF, -INF, 0.5, 0.0, -0.0], m, p=[0.05] + [0.95 / 8] * 8)
+        kept = simple_graph(src, dst, 5, values=values).values
+        expected = _python_max_in_networkx_order(src, dst, values, False)
+        got = largest_kept_value(src, dst, 5, values, kept)
+        assert got == expected or (math.isnan(got) and math.isnan(expected)), (trial, src, dst, values)
 
 
 WEIGHT_OBJECTS = {

@@ -12,6 +12,7 @@ the same, on each GPU     ``("replicated", orientation, ordering, devices)``   :
 hashed CSR                ``("hashed", device, counted)``                      :func:`hashed_csr`
 successor CSR (arcs)      ``("arcs", device)``                                 :func:`successor_csr`
 normalised edge values    ``("values", w, device)``                            :func:`normalised_weights`
+largest edge value        ``("max weight", w)``                                :func:`max_weight`
 directed pairs            ``("pairs", orientation, ordering, device, w)``      :func:`directed_pairs_csr`
 pair directions           ``("directions", orientation, ordering, device)``    :func:`directions_csr`
 2D partition              ``("partitioned", orientation, ordering, p, s, d)``  :func:`partitioned_graph`
@@ -42,8 +43,8 @@ import numpy as np
 
 from .. import preprocess
 from ..gpu.device import module_of
-from ..preprocess.edge_values import normalised_values
 from ..preprocess.ops import ops_for
+from .weights import max_weight, normalised_weights, weighted_simple_graph
 
 #: GPU bytes per edge row of a chunk prepared in host memory's stead: the rows,
 #: their keys, the keys' sort and buckets (``preprocess/streamed.py``).
@@ -62,6 +63,7 @@ __all__ = [
     "partitioned_graph",
     "successor_csr",
     "normalised_weights",
+    "max_weight",
     "directed_pairs_csr",
     "directions_csr",
 ]
@@ -209,13 +211,7 @@ def oriented_csr(G, orientation, ordering, device, weight=None, *, pipeline="sor
     def build():
         if pipeline == "hashed":
             return hashed_csr(G, device).prepared
-        if weight is None:
-            simple = simple_graph(G, device)
-        else:
-            values, _ = normalised_weights(G, weight, device)
-            src, dst = G.edges_on(device)
-            unique = G.unique_edges and not G.directed
-            simple = preprocess.simple_graph(src, dst, G.n, values=values, unique=unique)
+        simple = simple_graph(G, device) if weight is None else weighted_simple_graph(G, weight, device)
         return preprocess.prepare_simple(simple, orientation=orientation, ordering=ordering)
 
     return G.cached(("oriented", orientation, ordering, device, weight), build)
@@ -357,36 +353,6 @@ def successor_csr(G, device):
         return preprocess.prepare_arcs(src, dst, G.n)
 
     return G.cached(("arcs", device), build)
-
-
-def normalised_weights(G, weight, device):
-    """``(cbrt(w / max_w) per edge row, max_w)`` for the edge attribute ``weight``.
-
-    Rows without a weight column weigh 1, as NetworkX's ``.get(weight, 1)``
-    gives; ``max_w`` is NetworkX's ``max_weight``, the largest weight over the
-    edges (the last row of a repeated edge, self-loops included), 1.0 with no
-    edges. The values are meaningless when ``max_w == 0``, where NetworkX
-    raises ZeroDivisionError (the caller does).
-    """
-
-    def build():
-        column = G.edge_data.get(weight)
-        if column is None:
-            # Made on the host: CuPy's ones() compiles a kernel at its first use.
-            column = np.ones(G.src.size, dtype=np.float64)
-        elif isinstance(column, list):
-            raise TypeError(f"edge attribute {weight!r} must be numeric for weighted clustering")
-        elif module_of(column) is np:
-            column = column.astype(np.float64, copy=False)  # a cast on the host, before the copy
-        # Only read: the values are normalised into a new array.
-        weights = G.column_on(column, device).astype(np.float64, copy=False)
-        src, dst = G.edges_on(device)
-        max_weight = preprocess.max_edge_value(
-            src, dst, G.n, weights, directed=G.directed, unique=G.unique_edges
-        )
-        return normalised_values(weights, max_weight), max_weight
-
-    return G.cached(("values", weight, device), build)
 
 
 def directed_pairs_csr(G, orientation, ordering, device, weight=None):

@@ -9,7 +9,14 @@ reference, and :mod:`.gpu_ops`, with the same functions and signatures.
 
 from .a_direction import orientation_cost
 from .dedup import SimpleGraph, index_dtype
-from .edge_values import ArcPairs, directed_pairs, max_edge_value, oriented_directions, pair_directions
+from .edge_values import (
+    ArcPairs,
+    directed_pairs,
+    largest_kept_value,
+    max_edge_value,
+    oriented_directions,
+    pair_directions,
+)
 from .hashed_csr import HashedCSR, hashed_applies, prepare_hashed
 from .ordering import ORDERINGS
 from .orientation import ORIENTATIONS
@@ -36,6 +43,7 @@ __all__ = [
     "simplify_directed",
     "simplify_undirected",
     "max_edge_value",
+    "largest_kept_value",
     "directed_pairs",
     "pair_directions",
     "oriented_directions",

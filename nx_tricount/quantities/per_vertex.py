@@ -91,7 +91,7 @@ def clustering_terms(G, plan, weight, considered):
     prepared = _oriented(G, plan, weight)
     degree = prepared.to_original_vertices(prepared.degree)
     if weight is not None:
-        _, max_weight = preparation.normalised_weights(G, weight, plan.preparation_device)
+        max_weight = preparation.max_weight(G, weight, plan.preparation_device)
         # NetworkX divides by max_weight for every neighbour of a visited node.
         if max_weight == 0 and bool((degree[considered] > 0).any()):
             raise ZeroDivisionError("division by zero")

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..metadata.catalog import BITMAP_ROWS as CATALOG_BITMAP_ROWS
+from ..metadata.catalog import MAX_HUB_WORDS
 from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE
 from .wedge_credit import arc_array, credit_counts, credit_terms
@@ -337,8 +338,8 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     if hub_words is None:
         hub_words = HUB_NODE_WORDS if mode == "per_node" else HUB_WORDS
     hub_words = int(hub_words)
-    if not 0 <= hub_words <= 2**62:
-        raise ValueError(f"hub_words must be between 0 and {2**62}, got {hub_words}")
+    if not 0 <= hub_words <= MAX_HUB_WORDS:
+        raise ValueError(f"hub_words must be between 0 and {MAX_HUB_WORDS}, got {hub_words}")
     arc_bytes = 4 * p.m if arc_credit else (16 * p.m if terms else 0)
     prefix_bytes = 0 if "wedge_prefix" in p.derived else 40 * (p.n + 1)
     hub_kind = "per_node" if arc_credit else "weighted" if terms else "total"

@@ -8,6 +8,7 @@ block'.
 
 import numpy as np
 
+from ..metadata.catalog import MAX_HUB_WORDS
 from ..preprocess.gpu_rows import queue_prefix_sums
 
 __all__ = [
@@ -49,7 +50,7 @@ def hub_words_of(hub_words=None, **_):
     (``Plan.parameters``): :data:`HUB_WORDS` by default, None where the count would
     refuse them (it says what is wrong)."""
     words = HUB_WORDS if hub_words is None else int(hub_words)
-    return words if 0 <= words <= 2**62 else None
+    return words if 0 <= words <= MAX_HUB_WORDS else None
 
 
 def _max_degree(p, kind):

@@ -79,6 +79,10 @@ class Algorithm:
 #: task's bitmap rectangle from it (``planning/spread.py``).
 BITMAP_ROWS = 65536
 
+#: Largest ``hub_words`` of the wedge count: compared with 64-bit word counts
+#: (``kernels/wedge.cu``, ``hub_kept``).
+MAX_HUB_WORDS = 2**62
+
 ALGORITHMS = {
     algorithm.name: algorithm
     for algorithm in (
@@ -107,7 +111,7 @@ ALGORITHMS = {
                     "bitmap words a wedge is worth: totals and per-node counts AND the rows of "
                     "the bitmap's vertices below it instead of searching their wedges "
                     "(0 turns it off)",
-                    2**62,  # compared with 64-bit word counts
+                    MAX_HUB_WORDS,
                 ),
             ),
         ),

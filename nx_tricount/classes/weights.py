@@ -33,8 +33,8 @@ def normalised_weights(G, weight, device):
 def max_weight(G, weight, device):
     """NetworkX's ``max_weight`` for the edge attribute ``weight``: the largest
     weight over the edges (the last row of a repeated edge, self-loops
-    included), 1.0 with no edges; kept on ``G`` under ``("max weight", w)``, as
-    :func:`oriented_csr` may find it from the deduplicated edges."""
+    included), 1.0 with no edges; kept on ``G`` under ``("max weight", w)``, where
+    :func:`weighted_simple_graph` may have put it, read off the deduplicated edges."""
 
     def build():
         src, dst = G.edges_on(device)

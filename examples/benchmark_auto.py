@@ -1,11 +1,13 @@
 """How close ``auto`` comes to the best configuration, per graph.
 
-For every graph, every algorithm runs end to end (edge arrays on the device ->
-``prepare_undirected`` -> total count as a Python int) with its own
-preprocessing and with the two common ones (ascending-degree ids; degree
-orientation with ids kept). The script prints each configuration's time against
-the best one, and ``auto`` timed the same way: the plan, the preprocessing it
-asks for, and the count.
+For every graph, every algorithm runs end to end as ``nx.transitivity`` runs it
+with the algorithm and preprocessing forced (edge arrays on the device -> a
+fresh graph, its plan, the preprocessing the plan asks for -> total count as a
+Python int), with its own preprocessing and with the two common ones
+(ascending-degree ids; degree orientation with ids kept). The script prints each
+configuration's time against the best one, and ``auto`` timed the same way with
+nothing forced: the plan with the statistics it reads, the preprocessing it asks
+for, and the count of the plan the prepared graph settles.
 Milliseconds, medians of ``--repeats`` rounds after a warm-up, each round timing
 every configuration and ``auto`` once (interleaved, so that drift weighs on all
 alike); CUDA events on the GPU, ``time.perf_counter`` on the CPU. The best of
@@ -45,7 +47,6 @@ from pathlib import Path
 
 import numpy as np
 
-from nx_tricount.algorithms import count
 from nx_tricount.classes.graph import TriGraph
 from nx_tricount.classes.preparation import hashed_csr, oriented_csr
 from nx_tricount.execution.execute import run
@@ -129,13 +130,14 @@ def interleaved_ms(functions, once, repeats):
     return {key: statistics.median(values) for key, values in times.items()}, results
 
 
-def auto_total(src, dst, n, device):
-    """``(total, plan)`` as ``nx.transitivity`` makes them with every setting
-    ``auto``: the plan of a total (with the statistics it reads, on a fresh graph),
-    the preprocessing it asks for, and the count, of the plan the prepared graph
+def planned_total(src, dst, n, device, **forced):
+    """``(total, plan)`` as ``nx.transitivity`` makes them with the settings
+    ``forced`` (algorithm, orientation, ordering) and every other ``auto``: the
+    plan of a total (with the statistics it reads, on a fresh graph), the
+    preprocessing it asks for, and the count, of the plan the prepared graph
     settles (the plan returned)."""
     G = TriGraph(src, dst, n)
-    plan = make_plan(G, device=device, total=True)
+    plan = make_plan(G, device=device, total=True, **forced)
     if plan.pipeline == "hashed":  # one launch prepares the CSR and, fused, counts it
         fused = plan.merge_total == "fused"
         built = hashed_csr(G, plan.device, count_triangles=fused)
@@ -156,11 +158,11 @@ def bench_graph(name, load, device, once, repeats, confirm, algorithms=None):
     for algorithm, orientation, ordering in configurations(algorithms):
 
         def configured(algorithm=algorithm, orientation=orientation, ordering=ordering):
-            prepared = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
-            return count(prepared, algorithm, "total", device).total
+            forced = dict(algorithm=algorithm, orientation=orientation, ordering=ordering)
+            return planned_total(src, dst, n, device, **forced)[0]
 
         functions[(algorithm, orientation, ordering)] = configured
-    functions["auto"] = lambda: auto_total(src, dst, n, device)
+    functions["auto"] = lambda: planned_total(src, dst, n, device)
     times, results = interleaved_ms(functions, once, repeats)
     auto_ms = times.pop("auto")
     total, plan = results.pop("auto")

@@ -55,7 +55,7 @@ import time
 
 import networkx as nx
 import numpy as np
-from benchmark_auto import auto_total
+from benchmark_auto import planned_total
 from benchmark_cudf import median_ms, synchronise  # wall clock after a synchronisation
 
 import nx_tricount
@@ -259,7 +259,7 @@ def auto_cost_pct(edges, device, pairs=AUTO_PAIRS):
     calls alternating (each pair in turn order), medians of ``pairs`` each after a
     warm-up pair."""
     # The plan of a total, as the prepared graph settles it.
-    _, plan = auto_total(edges[0], edges[1], _graph(edges, device).n, device)
+    _, plan = planned_total(edges[0], edges[1], _graph(edges, device).n, device)
     chosen = dict(algorithm=plan.algorithm, orientation=plan.orientation, ordering=plan.ordering)
     settings = {"named": dict(device=device, **chosen), "auto": dict(device=device)}
 

@@ -24,8 +24,9 @@ def normalised_weights(G, weight, device):
     """
 
     def build():
-        largest = max_weight(G, weight, device)
-        return normalised_values(_weights_on(G, weight, device), largest), largest
+        weights = _weights_on(G, weight, device)  # moved to the device once for both
+        largest = G.cached(("max weight", weight), lambda: _rows_max(G, weights, device))
+        return normalised_values(weights, largest), largest
 
     return G.cached(("values", weight, device), build)
 
@@ -35,14 +36,13 @@ def max_weight(G, weight, device):
     weight over the edges (the last row of a repeated edge, self-loops
     included), 1.0 with no edges; kept on ``G`` under ``("max weight", w)``, where
     :func:`weighted_simple_graph` may have put it, read off the deduplicated edges."""
+    return G.cached(("max weight", weight), lambda: _rows_max(G, _weights_on(G, weight, device), device))
 
-    def build():
-        src, dst = G.edges_on(device)
-        return preprocess.max_edge_value(
-            src, dst, G.n, _weights_on(G, weight, device), directed=G.directed, unique=G.unique_edges
-        )
 
-    return G.cached(("max weight", weight), build)
+def _rows_max(G, weights, device):
+    """:func:`~nx_tricount.preprocess.edge_values.max_edge_value` of ``G``'s rows with ``weights``."""
+    src, dst = G.edges_on(device)
+    return preprocess.max_edge_value(src, dst, G.n, weights, directed=G.directed, unique=G.unique_edges)
 
 
 def _weights_on(G, weight, device):

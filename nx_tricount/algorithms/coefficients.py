@@ -44,9 +44,9 @@ def from_sums(sums, degree, reciprocal=None):
     else:
         denominator = 2 * (degree * (degree - 1) - 2 * reciprocal)
     nonzero = t != 0
-    # A vertex with a triangle has a nonzero denominator; the others divide by 1
-    # and are set to 0.
-    ratio = np.where(nonzero, t / np.where(nonzero, denominator, 1), 0.0)
+    # A vertex with a triangle has a nonzero denominator; the others keep their 0.
+    ratio = np.zeros(t.size, dtype=np.float64)
+    np.divide(t, denominator, out=ratio, where=nonzero)
     return ratio, nonzero
 
 

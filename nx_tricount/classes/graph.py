@@ -108,7 +108,6 @@ class TriGraph:
         self._prepared = {}
         self._index = None
         self._label_list = None
-        self._node_keys = None
         self._node_key_array = None
         self._zero_dict = None
         self._made_a_dict = False
@@ -169,7 +168,8 @@ class TriGraph:
 
     # --- labels -------------------------------------------------------------
     def label_list(self):
-        """Node labels in id order, as a list of Python objects."""
+        """Node labels in id order: a list of Python objects, or ``range(n)``
+        for an unlabeled graph."""
         if self._label_list is None:
             if self.labels is None:
                 self._label_list = range(self.n)
@@ -179,19 +179,10 @@ class TriGraph:
                 self._label_list = host_labels(self.labels).tolist()
         return self._label_list
 
-    def node_keys(self):
-        """The nodes in id order as a list of Python objects, made once: the keys
-        of a dict of per-node results (an unlabeled graph's ids made once, not at
-        each dict, as NetworkX's nodes already exist)."""
-        if self._node_keys is None:
-            labels = self.label_list()
-            self._node_keys = labels if isinstance(labels, list) else list(labels)
-        return self._node_keys
-
     def node_key_array(self):
-        """:meth:`node_keys` as a NumPy object array (its own objects), made once."""
+        """:meth:`label_list` as a NumPy object array (its own objects), made once."""
         if self._node_key_array is None:
-            self._node_key_array = np.fromiter(self.node_keys(), dtype=object, count=self.n)
+            self._node_key_array = np.fromiter(self.label_list(), dtype=object, count=self.n)
         return self._node_key_array
 
     def zero_dict(self):
@@ -205,7 +196,7 @@ class TriGraph:
             if not self._made_a_dict:
                 self._made_a_dict = True
                 return None
-            self._zero_dict = dict.fromkeys(self.node_keys(), 0)
+            self._zero_dict = dict.fromkeys(self.label_list(), 0)
         return self._zero_dict
 
     def _label_index(self):

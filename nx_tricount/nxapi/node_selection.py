@@ -97,7 +97,9 @@ def per_node_result(G, selection, values):
     """Shape per-vertex Python values (a list in id order) as NetworkX does for
     the selection: a dict in G's or the container's order, or one value."""
     if selection is None:
-        return dict(zip(G.node_keys(), values))
+        # An unlabeled graph's labels are a range, whose ints are made as the dict takes
+        # them: a list of them made first had cost 6% more (62,586 nodes, 4.84 -> 4.57 ms).
+        return dict(zip(G.label_list(), values))
     keys, ids, single, _ = selection
     if single:
         return values[ids[0]]

@@ -408,15 +408,10 @@ def test_a_parallel_call_after_a_rest_wakes_an_idle_core_first(monkeypatch):
 
     started = []
 
-    class Thread:
-        def __init__(self, target, daemon):
-            assert daemon
-            self.target = target
+    def start_new_thread(function, args):  # the call does not wait for the thread
+        started.append((function, args))
 
-        def start(self):
-            started.append(self.target)
-
-    monkeypatch.setattr(device, "threading", SimpleNamespace(Thread=Thread))
+    monkeypatch.setattr(device, "_thread", SimpleNamespace(start_new_thread=start_new_thread))
     monkeypatch.setattr(device, "_last_parallel_end", -float("inf"))
     with device.host_threads(device.HOST_SERIAL_ROWS - 1):  # one thread: none to wake
         pass

@@ -3,7 +3,8 @@
 the denominator ``deg (deg - 1)``, or for a directed graph (Fagiolo)
 ``2 (d_tot (d_tot - 1) - 2 d_recip)``; 0.0 where ``t`` is 0.
 
-NumPy computes it on the CPU. On the GPU one launch of
+On the CPU one pass of a numba loop computes it (NumPy's four passes over
+arrays took 116 us of 62,586 vertices, the loop 21). On the GPU one launch of
 ``kernels/coefficients.cu`` does, a kernel compiled ahead at install time as the
 others are: CuPy's arithmetic on arrays would compile a kernel per operation and
 dtypes at a process's first call, and its first elementwise call imports
@@ -11,6 +12,7 @@ dtypes at a process's first call, and its first elementwise call imports
 """
 
 import numpy as np
+from numba import njit
 
 from ..gpu.device import module_of
 
@@ -38,16 +40,23 @@ def from_sums(sums, degree, reciprocal=None):
     """
     if module_of(sums) is not np:
         return _on_gpu(sums, degree, reciprocal)
-    t = 2 * sums
-    if reciprocal is None:
-        denominator = degree * (degree - 1)
-    else:
-        denominator = 2 * (degree * (degree - 1) - 2 * reciprocal)
-    nonzero = t != 0
-    # A vertex with a triangle has a nonzero denominator; the others keep their 0.
-    ratio = np.zeros(t.size, dtype=np.float64)
-    np.divide(t, denominator, out=ratio, where=nonzero)
+    ratio = np.empty(sums.size, dtype=np.float64)
+    nonzero = np.empty(sums.size, dtype=np.bool_)
+    directed = reciprocal is not None
+    _coefficients(sums, degree, reciprocal if directed else degree, directed, ratio, nonzero)
     return ratio, nonzero
+
+
+# error_model="numpy": a division as NumPy's, never Python's ZeroDivisionError.
+@njit(cache=True, error_model="numpy")
+def _coefficients(sums, degree, reciprocal, directed, ratio, nonzero):
+    for v in range(sums.size):
+        t = 2 * sums[v]
+        nonzero[v] = t != 0
+        d = degree[v]
+        denominator = 2 * (d * (d - 1) - 2 * reciprocal[v]) if directed else d * (d - 1)
+        # A vertex with a triangle has a nonzero denominator; the others keep 0.0.
+        ratio[v] = t / denominator if t != 0 else 0.0
 
 
 def _on_gpu(sums, degree, reciprocal):

@@ -203,6 +203,21 @@ def test_repeated_calls_reuse_preprocessing():
     assert tg._prepared == cached
 
 
+def test_clustering_dicts_with_few_and_with_many_nonzero_coefficients():
+    # Few nonzero coefficients are set into a list of int 0s, many go through an
+    # object array (node_selection.SPARSE_COEFFICIENTS): NetworkX's dict either way.
+    from nx_tricount.nxapi.node_selection import SPARSE_COEFFICIENTS
+
+    few = nx.path_graph(60)
+    few.add_edge(0, 2)
+    many = nx.complete_graph(6)
+    many.add_edge(5, 6)
+    for G, sparse in ((few, True), (many, False)):
+        with_triangle = sum(1 for t in nx.triangles(G).values() if t)
+        assert (with_triangle < SPARSE_COEFFICIENTS * len(G)) == sparse
+        assert_same(nx.clustering(G, backend="tricount", device="cpu"), nx.clustering(G))
+
+
 def test_a_graphs_later_dicts_are_networkxs_and_their_callers_own():
     # Each per-node dict is a copy of the graph's kept dict of zeros, updated at
     # the nonzero nodes: the second call's too, whatever the caller did to the first.

@@ -11,6 +11,7 @@ elements compare equal to, and a hashable one is a node when it hashes and
 compares equal to one (``1.0`` and ``True`` are the node ``1``).
 """
 
+import collections
 from typing import NamedTuple
 
 import networkx as nx
@@ -127,8 +128,20 @@ def per_node_values(G, selection, values, nonzero):
     return result
 
 
+#: Below this share of nonzero coefficients, :func:`coefficient_values` sets the
+#: floats into a list of zeros one by one (2-core machine, 62,586 vertices: 2% nonzero
+#: 734 -> 181 us, 5% 487 -> 334, 10% 614 -> 549, 20% 813 -> 1078).
+SPARSE_COEFFICIENTS = 0.1
+
+
 def coefficient_values(ratio, nonzero):
     """Python floats, with the int 0 where the coefficient's numerator is 0 (NetworkX's rule)."""
+    ids = np.flatnonzero(nonzero)
+    if ids.size < SPARSE_COEFFICIENTS * ratio.size:
+        # Few nonzero: each float set into a list of zeros by a C loop (deque consumes map).
+        values = [0] * ratio.size
+        collections.deque(map(values.__setitem__, ids.tolist(), ratio[ids].tolist()), maxlen=0)
+        return values
     # An object array of int 0s takes a Python float where the numerator is not 0: one
     # C loop, and no float made for the zeros (faster than setting the zeros of
     # `ratio.tolist()` one by one).

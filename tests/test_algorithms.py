@@ -72,6 +72,20 @@ def test_modes_match_networkx(name, algorithm, orientation, ordering):
         assert support == len(set(G[u]) & set(G[v]))
 
 
+@pytest.mark.parametrize("short_rows", [True, False])
+@pytest.mark.parametrize("name", ["rmat", "power_law", "star_plus_chords", "dense"])
+def test_hash_per_node_credits_with_and_without_a_buffer(monkeypatch, name, short_rows):
+    # Rows of at most STORE_ROW_VERTICES take every lookup's 0 or 1, longer ones
+    # buffer the hits first: both give NetworkX's counts.
+    from nx_tricount.algorithms import hash as hashing
+
+    src, dst, n = EDGE_LISTS[name]
+    monkeypatch.setattr(hashing, "STORE_ROW_VERTICES", n if short_rows else n - 1)
+    expected = nx.triangles(_networkx(src, dst, n))
+    p = prepare_undirected(src, dst, n, orientation="degree", ordering="none")
+    assert hashing.count_cpu(p, "per_node").tolist() == [expected[v] for v in range(n)]
+
+
 @functools.cache
 def _weighted_case():
     """An R-MAT edge list with random values, and the brute-force per-vertex

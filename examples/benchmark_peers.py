@@ -21,7 +21,12 @@ undirected edges written in its own input format:
 - WeTriC (``--wetric``, ``jeffreyspaan/wedge-parallel-triangle-counting``): a
   text edge list; its spread ``-s`` and dense-bitmap side ``-a`` are swept and
   its best setting reported; kernel time: its "GPU exec" column (CUDA events
-  around its counting kernel), ``-l`` timed runs after its own warm-up.
+  around its counting kernel), ``-l`` timed runs after its own warm-up. Its
+  events time the GPU alone when its ``tc.cu`` launches a spin kernel before
+  its start event, as ours do (``benchmark_gpu.kernel_only_ms``): a
+  ``__global__`` kernel looping on ``clock64()`` for 4,000,000 cycles, launched
+  ``<<<1, 1>>>`` right before ``cudaEventRecord(GPU_exec_start)``; on an idle
+  GPU its events also time its launch (docs/benchmarks.md).
 - ToT (``--tot``, ``yuang-chen/ToT-TPDS25``): tensor-core counting in fp16;
   a binary ``.csr``; kernel time: its ``[Kernel]`` line (CUDA events), one run per
   invocation. It does not reorder vertices, so it runs on the graph's own ids and

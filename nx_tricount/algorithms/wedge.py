@@ -48,6 +48,7 @@ __all__ = [
     "next_wedge",
     "find_position",
     "fitted_spread",
+    "PLAIN_SPREAD",
     "SPREAD",
     "THREADS",
     "BITMAP_ROWS",
@@ -61,6 +62,11 @@ __all__ = [
 #: lanes' slots, a spread apart, fall on different shared-memory banks (measured:
 #: docs/algorithms.md, 'wedge: spread, fill and threads').
 SPREAD = 11
+
+#: Wedges per GPU thread where the mode's hub block finds too few hubs to run: every
+#: wedge is then searched or looked up in the bitmap, and a smaller spread pays
+#: (measured: docs/algorithms.md, 'wedge: spread, fill and threads').
+PLAIN_SPREAD = 9
 
 #: Bitmap rows (§5.4), the default of :func:`count_gpu`: the closing arcs of wedges
 #: whose middle vertex is among the last ``BITMAP_ROWS`` ids are looked up in an
@@ -235,14 +241,14 @@ def _prefix(prepared):
     return derived["wedge_prefix"], derived["wedge_splits"]
 
 
-def fitted_spread(kernel, wedges, threads, slot_bytes):
-    """:data:`SPREAD`, or fewer wedges per thread where it would not give every
-    thread the GPU holds at once (its multiprocessors x resident blocks of
-    ``kernel``) :data:`FILL` rounds of work; ``slot_bytes``: shared memory a wedge."""
+def fitted_spread(kernel, wedges, threads, slot_bytes, most=SPREAD):
+    """``most`` wedges per thread, or fewer where that would not give every thread
+    the GPU holds at once (its multiprocessors x resident blocks of ``kernel``)
+    :data:`FILL` rounds of work; ``slot_bytes``: shared memory a wedge."""
     from ..gpu import runtime
 
-    resident = runtime.resident_blocks(kernel, SPREAD * slot_bytes, threads) * threads
-    return int(min(SPREAD, max(1, -(-wedges // (FILL * resident)))))
+    resident = runtime.resident_blocks(kernel, most * slot_bytes, threads) * threads
+    return int(min(most, max(1, -(-wedges // (FILL * resident)))))
 
 
 def count_cpu(prepared, mode, vertices=None):
@@ -289,8 +295,9 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
         Oriented CSR on the GPU.
     mode : {"total", "per_node", "per_edge"}
     spread : int, optional
-        Wedges per thread (default :data:`SPREAD`, or fewer when the graph has
-        fewer than that many wedges for each thread the GPU runs at once).
+        Wedges per thread (default :data:`SPREAD`, :data:`PLAIN_SPREAD` where the
+        mode's hub block does not run, or fewer when the graph has fewer than that
+        many wedges for each thread the GPU runs at once).
     bitmap_rows : int, optional
         Most rows of the bitmap of the last vertices' out-neighbourhoods, up to
         2**17 (default :data:`BITMAP_ROWS`; 0 disables it). Used only with ordering "degree" and
@@ -345,6 +352,7 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     hub_kind = "per_node" if arc_credit else "weighted" if terms else "total"
     hub = terms or (mode == "total" or arc_credit) and p.values is None
     hub = hub and hub_words > 0 and p.task_blocks is None
+    hub_mode = hub  # whether the mode has a hub block; below, whether it runs
     prefix_bytes += 16 * (p.n + 1) if hub else 0  # the hub's pairs and prefix sums
     # A hit's closing arc, per edge and weighted, is read off the words' ranks (kernels/wedge.cu).
     ranked = (terms or mode == "per_edge") and p.task_blocks is None
@@ -389,7 +397,8 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     entry = "wedge_per_node_values" if small_values else runtime.entry(name, mode, weighted)
     count = runtime.function("wedge.cu", entry, **kernel_types)
     if chosen_spread is None:
-        spread = fitted_spread(count, wedges, threads, slot_bytes)
+        most = PLAIN_SPREAD if hub_mode and not hub else SPREAD
+        spread = fitted_spread(count, wedges, threads, slot_bytes, most)
     shared = spread * slot_bytes
     # A share's wedges start at its own arcs alone, which its credit reads.
     by_arcs = arc_credit or terms

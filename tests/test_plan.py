@@ -297,8 +297,8 @@ def test_the_plan_chooses_the_preparation_pipeline(gpu_machine):
 
 def test_the_plan_chooses_merges_total(gpu_machine):
     # Fused into the hashed launch for a whole undirected total; the inline layout
-    # from GPU_INLINE_ARCS arcs a count (edge rows, or about 3 rows / p² a task);
-    # the CSR otherwise; nothing for other algorithms or the CPU engine.
+    # from GPU_INLINE_ARCS arcs a count (edge rows, or about 3 rows / p² a task) whose
+    # arcs go to higher ids; the CSR otherwise; nothing for other algorithms or the CPU.
     src, dst = rmat_edges(11, seed=1)
     G = from_edges(src, dst)
     fused = nx_tricount.make_plan(G, total=True)
@@ -308,11 +308,13 @@ def test_the_plan_chooses_merges_total(gpu_machine):
     assert nx_tricount.make_plan(G, total=True, algorithm="hash").merge_total is None
     assert nx_tricount.make_plan(G, total=True, device="cpu").merge_total is None
     large = Statistics(rows=GPU_INLINE_ARCS, n=1 << 20)
-    inline = plan_for(large, device="gpu", algorithm="merge", total=True)
+    ascending = dict(device="gpu", algorithm="merge", orientation="id", ordering="degree")
+    inline = plan_for(large, total=True, **ascending)
     assert inline.merge_total == "inline" and ("total_layout", "inline") in inline.parameters
+    assert plan_for(large, device="gpu", algorithm="merge", total=True).merge_total == "csr"  # degree, none
     smaller = replace(large, rows=GPU_INLINE_ARCS - 1)
-    assert plan_for(smaller, device="gpu", algorithm="merge").merge_total == "csr"
-    parted = plan_for(large, device="gpu", algorithm="merge", partitions=2)
+    assert plan_for(smaller, **ascending).merge_total == "csr"
+    parted = plan_for(large, partitions=2, **ascending)
     assert parted.merge_total == "csr" and parted.parameters == ()
     with pytest.raises(ValueError, match="merge_total 'rows'"):
         Plan("merge", "degree", "none", "gpu", merge_total="rows")

@@ -34,6 +34,7 @@ from ..metadata.config import (
     check_scale_out,
     config_from_environment,
 )
+from ..preprocess.prepare import ascending_arcs
 from .preparing import in_passes, streaming, together
 from .rules import (
     after_preparation_applies,
@@ -287,7 +288,8 @@ def make_plan(
     8. **Merge's total** (merge on the GPU): ``"fused"`` for a total counted
        whole on the hashed pipeline (its launch counts the triangles too);
        ``"inline"`` when a count reads at least ``GPU_INLINE_ARCS`` arcs (the
-       edge rows, or about ``3 rows / p²`` per task); ``"csr"`` otherwise.
+       edge rows, or about ``3 rows / p²`` per task), all to higher ids;
+       ``"csr"`` otherwise.
     9. **Kernel parameters** set in the configuration for the chosen
        algorithm, on the GPU.
 
@@ -416,9 +418,9 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
     pipeline, reason = choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted)
     reasons.append(reason)
     spread = together(spread, orientation, ordering, simple_unweighted, pipeline)
-    merge_total = None
+    merge_total, ascending = None, ascending_arcs(orientation, ordering)
     if chosen == "merge" and chosen_device == "gpu":
-        merge_total, reason = choose_merge_total(statistics.rows, spread, pipeline, total)
+        merge_total, reason = choose_merge_total(statistics.rows, spread, pipeline, total, ascending)
         reasons.append(reason)
     parameters = _kernel_parameters(config, chosen, chosen_device, merge_total)
     decided = tuple(reason for reason in reasons if reason is not None)
@@ -426,7 +428,7 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
     if later:
         # Merge on the very CSR wedge's preprocessing makes (the same spread and pipeline), with
         # the reasons so far: built here, as it costs the host less than the rules again.
-        inline, reason = choose_merge_total(statistics.rows, spread, pipeline, total)
+        inline, reason = choose_merge_total(statistics.rows, spread, pipeline, total, ascending)
         why = decided if reason is None else (*decided, reason)
         keywords = _kernel_parameters(config, "merge", chosen_device, inline)
         merge_plan = Plan("merge", *same_csr, why, keywords, spread, pipeline, inline)

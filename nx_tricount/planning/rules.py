@@ -82,7 +82,10 @@ MERGE_READS_PER_ARC = 6.6
 #: when a count reads this many arcs or more (the edge rows bound them). Making it
 #: (a launch, a gather of ``indptr[v]`` per arc and a read) costs a fresh graph
 #: about what the kernel saves on BA 2M×10, and more than it saves on smaller
-#: graphs (measured: docs/algorithms.md, "merge: the inline layout").
+#: graphs (measured: docs/algorithms.md, "merge: the inline layout"). Only where
+#: every arc goes to a higher id: on degree orientation with the graph's own ids it
+#: saved less than it cost (uniform random graphs of 8M rows, 0.05 ms of kernel for a
+#: 0.09 ms layout) or lost outright (grids and roads, whose ids are local).
 GPU_INLINE_ARCS = 1 << 22
 
 
@@ -201,7 +204,7 @@ def choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted
     )
 
 
-def choose_merge_total(rows, spread, pipeline, total):
+def choose_merge_total(rows, spread, pipeline, total, ascending):
     """``(merge_total, reason)`` of merge on the GPU (:attr:`~.plan.Plan.merge_total`;
     the reason None for ``"csr"``).
 
@@ -213,6 +216,9 @@ def choose_merge_total(rows, spread, pipeline, total):
     pipeline : {"sorted", "hashed"}
     total : bool
         The count is one total (:func:`~.plan.make_plan`'s ``total``).
+    ascending : bool
+        Every arc of the prepared graph goes to a higher id
+        (:func:`~nx_tricount.preprocess.prepare.ascending_arcs`).
     """
     if total and pipeline == "hashed" and spread.executor == "whole":
         return "fused", (
@@ -221,10 +227,10 @@ def choose_merge_total(rows, spread, pipeline, total):
         )
     arcs = rows if spread.parts == 1 else math.ceil(3 * rows / spread.parts**2)
     # A graph prepared in passes has room for its CSR and the count, not for a second layout.
-    if arcs >= GPU_INLINE_ARCS and not spread.prepared_in_passes:
+    if arcs >= GPU_INLINE_ARCS and ascending and not spread.prepared_in_passes:
         return "inline", (
-            f"merge total inline: a count reads up to about {arcs:,} arcs (>= {GPU_INLINE_ARCS:,}), "
-            "whose merges read each list beside its length (docs/algorithms.md, "
+            f"merge total inline: a count reads up to about {arcs:,} arcs (>= {GPU_INLINE_ARCS:,}) "
+            "to higher ids, whose merges read each list beside its length (docs/algorithms.md, "
             "'merge: the inline layout')"
         )
     return "csr", None

@@ -113,11 +113,7 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, short_rows, va
                             hits += (uw >= start) & (uw < end)
                         found += hits
                         continue
-                    # Collect the closing arcs v -> w without a branch (a store on
-                    # every step, the count advancing on hits): faster than a branch
-                    # and a scattered store per hit (docs/algorithms.md, CPU engine).
-                    # Per node the closing vertices w themselves: a load fewer per hit.
-                    if every_lookup:
+                    if every_lookup:  # a row in cache: each lookup adds its 0 or 1
                         for vw in range(indptr[v], indptr[v + 1]):
                             w = indices[vw]
                             hit = slot[w] == u
@@ -126,6 +122,10 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, short_rows, va
                         found += hits
                         row[v] += hits
                         continue
+                    # Collect the closing arcs v -> w without a branch (a store on
+                    # every step, the count advancing on hits): faster than a branch
+                    # and a scattered store per hit (docs/algorithms.md, CPU engine).
+                    # Per node the closing vertices w themselves: a load fewer per hit.
                     if counts_only:
                         for vw in range(indptr[v], indptr[v + 1]):
                             w = indices[vw]

@@ -136,9 +136,9 @@ SPARSE_COEFFICIENTS = 0.1
 
 def coefficient_values(ratio, nonzero):
     """Python floats, with the int 0 where the coefficient's numerator is 0 (NetworkX's rule)."""
-    ids = np.flatnonzero(nonzero)
-    if ids.size < SPARSE_COEFFICIENTS * ratio.size:
+    if np.count_nonzero(nonzero) < SPARSE_COEFFICIENTS * ratio.size:
         # Few nonzero: each float set into a list of zeros by a C loop (deque consumes map).
+        ids = np.flatnonzero(nonzero)
         values = [0] * ratio.size
         collections.deque(map(values.__setitem__, ids.tolist(), ratio[ids].tolist()), maxlen=0)
         return values

@@ -91,6 +91,23 @@ def test_zero_dimensional_arrays_stay_zero_dimensional():
 
 
 @pytest.mark.gpu
+def test_an_upload_is_read_on_the_current_stream_after_its_host_array_changed(small_stages):
+    """``to_gpu`` returns once it has read the host array, before its last slices
+    have crossed: the work queued next on the current stream (here a stream of
+    its own) reads the values the array had, though the host overwrote them."""
+    import cupy
+
+    for step in range(5):
+        host = np.arange(5 << 17, dtype=np.int64) * (step + 3)
+        expected = host.copy()
+        with cupy.cuda.Stream(non_blocking=True) as stream:
+            device = transfers.to_gpu(host)
+            host[:] = -1
+            doubled = device * 2
+            assert np.array_equal(doubled.get(stream=stream), expected * 2)
+
+
+@pytest.mark.gpu
 def test_a_download_waits_for_the_work_that_writes_it(small_stages):
     """The copy stream waits for the current stream: the download of an array
     still being computed reads its final values."""

@@ -123,7 +123,10 @@ def _slices(nbytes, staging):
 def to_gpu(array):
     """A CuPy copy of the host array ``array`` on the current GPU, staged when large.
 
-    Returns after the copy has ended, so ``array`` may change afterwards.
+    Returns once ``array`` has been read into the staging buffers, so it may
+    change afterwards; the last slices may still be crossing the bus, and the
+    current stream waits for them before its next work (the host does not: it
+    goes on, to fill the buffers with the next array's first slices).
     """
     import cupy
 
@@ -144,7 +147,7 @@ def to_gpu(array):
             _copy(source[start:stop], buffer)
             target[start:stop].set(buffer, stream=staging.stream)
             staging.record(b)
-        staging.stream.synchronize()
+        cupy.cuda.get_current_stream().wait_event(staging.stream.record())
     return out
 
 

@@ -17,6 +17,7 @@ from nx_tricount.io.generators import rmat_edges
 from nx_tricount.metadata.catalog import ALGORITHMS
 from nx_tricount.planning.memory import together_bytes
 from nx_tricount.planning.spread import REPLICA_MIN_ROWS
+from nx_tricount.preprocess import together
 from nx_tricount.preprocess.prepare import prepare_undirected
 from nx_tricount.preprocess.streamed import STREAMED
 from nx_tricount.preprocess.together import prepare_together
@@ -174,12 +175,14 @@ def _workers():
 
 
 @pytest.mark.parametrize("orientation, ordering", sorted(STREAMED))
-@pytest.mark.parametrize("edges_on", ["gpu", "host"])
-def test_gpus_prepare_together_the_csr_one_gpu_prepares(edges, orientation, ordering, edges_on):
+@pytest.mark.parametrize("edges_on", ["gpu", "host", "host, keyed in slices"])
+def test_gpus_prepare_together_the_csr_one_gpu_prepares(edges, orientation, ordering, edges_on, monkeypatch):
     src, dst, n = edges
     whole = prepare_undirected(src, dst, n, orientation=orientation, ordering=ordering)
-    if edges_on == "host":
+    if edges_on != "gpu":
         src, dst = cupy.asnumpy(src), cupy.asnumpy(dst)
+    if edges_on == "host, keyed in slices":  # rows cross and are keyed 777 at a time
+        monkeypatch.setattr(together, "KEYED_ROWS", 777)
     devices = _workers()
     copies = prepare_together(src, dst, n, orientation=orientation, ordering=ordering, devices=devices)
     assert whole.m > 0

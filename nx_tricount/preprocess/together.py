@@ -55,6 +55,10 @@ SAMPLES_PER_WORKER = 4096
 #: deduplicated in 48 (two H200s).
 PULLED_KEY_COST = 0.37
 
+#: Edge rows a worker keys at a time when they come from host memory: the
+#: keys of one slice are made while the next crosses the bus.
+KEYED_ROWS = 1 << 27
+
 #: How many times as many edge rows a worker on the GPU that holds them takes as a
 #: worker that pulls its rows from there, so that the two finish their keys
 #: together: R-MAT 25 on two H200s was prepared in 87 ms so, 91 at 2.0.
@@ -101,9 +105,8 @@ def prepare_together(src, dst, n, *, orientation, ordering, devices):
 
     def edge_keys(g):
         rows = slice(bounds[g], bounds[g + 1])
-        here_src, here_dst = _here(src[rows], devices[g]), _here(dst[rows], devices[g])
-        ops = ops_for(here_src)
-        return ops.keys_by_range(ops.edge_keys(here_src, here_dst, n), splitters)
+        keys = _row_keys(src[rows], dst[rows], n, devices[g])
+        return ops_for(keys).keys_by_range(keys, splitters)
 
     buckets = _each(devices, edge_keys)
 
@@ -206,6 +209,24 @@ def _here(array, device):
     from ..gpu.peers import to_current_gpu
 
     return to_module(array, cupy) if module_of(array) is np else to_current_gpu(array)
+
+
+def _row_keys(src, dst, n, device):
+    """The edge keys of the rows ``src``, ``dst`` on the worker's device. Rows in
+    host memory cross to a GPU :data:`KEYED_ROWS` at a time, and the GPU keys each
+    slice while the host copies the next into the staging buffers."""
+    if device == "cpu" or module_of(src) is not np:
+        here_src, here_dst = _here(src, device), _here(dst, device)
+        return ops_for(here_src).edge_keys(here_src, here_dst, n)
+    import cupy
+
+    from . import gpu_ops
+
+    keys = cupy.empty(src.size, dtype=np.int64)
+    for start in range(0, src.size, KEYED_ROWS):
+        rows = slice(start, start + KEYED_ROWS)
+        keys[rows] = gpu_ops.edge_keys(_here(src[rows], device), _here(dst[rows], device), n)
+    return keys
 
 
 def _gathered(arrays, device):

@@ -102,7 +102,7 @@ def test_gpu_ops_equal_host_ops(name):
     # Terms near 2**64, no degrees, and more degrees than the launch has threads.
     many = np.random.default_rng(9).integers(0, 2**31, 600_000)
     for pairs_of in (degree, np.array([2**32 - 1] * 5 + [0, 1, 2], dtype=np.int64), many, many[:0]):
-        assert gpu_ops.pair_sum(cp.asarray(pairs_of)) == host_ops.pair_sum(pairs_of)
+        assert int(gpu_ops.pair_sum(cp.asarray(pairs_of))) == host_ops.pair_sum(pairs_of)
     arc_keys = np.sort(host_ops.packed_keys(lo, hi, n))
     padded = np.concatenate([arc_keys, np.full(3, host_ops.SENTINEL)])
     for dtype in (np.int32, np.int64):

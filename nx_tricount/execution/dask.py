@@ -349,7 +349,7 @@ def _join(pieces):
 
 def _pair_sum(degree):
     """Triads at the vertices, twice: ``sum(d (d - 1))``, exact, past int64."""
-    return ops_for(degree).pair_sum(degree)
+    return int(ops_for(degree).pair_sum(degree))
 
 
 def _block(result, b):

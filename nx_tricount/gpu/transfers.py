@@ -26,6 +26,7 @@ __all__ = [
     "parallel_copy",
     "PendingValues",
     "PendingCount",
+    "PendingPairSum",
 ]
 
 #: Arrays smaller than this are copied directly (staging costs more than it saves).
@@ -260,3 +261,13 @@ class PendingCount(PendingValues):
 
     def __int__(self):
         return int(self.values()[0])
+
+
+class PendingPairSum(PendingValues):
+    """A sum computed on the GPU in two unsigned 64-bit halves, the high 32 bits
+    of its terms and the low (``kernels/pairs.cu``), as :class:`PendingValues`;
+    ``int()`` reads and joins them, exactly."""
+
+    def __int__(self):
+        high, low = self.values().tolist()
+        return (high << 32) + low

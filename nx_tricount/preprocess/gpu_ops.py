@@ -142,20 +142,21 @@ PAIR_SUM_BLOCKS = 1024
 
 
 def pair_sum(degree):
-    """``sum(d (d - 1))`` over an int64 array of degrees, exact, as a Python int:
-    the terms' high and low 32 bits summed apart, in one launch
-    (``kernels/pairs.cu``) and one transfer."""
+    """``sum(d (d - 1))`` over an int64 array of degrees, exact: the terms' high
+    and low 32 bits summed apart, in one launch (``kernels/pairs.cu``), queued
+    and copied to pinned memory behind it. Returns a
+    :class:`~nx_tricount.gpu.transfers.PendingPairSum`: ``int()`` reads it, waiting
+    only for the work queued before this call."""
     import cupy
 
-    from ..gpu import runtime
+    from ..gpu import runtime, transfers
 
     degree = cupy.ascontiguousarray(degree, dtype=np.int64)
     halves = cupy.zeros(2, dtype=np.uint64)
     if degree.size:
         kernel = runtime.function("pairs.cu", "pair_sum_halves")
         runtime.launch(kernel, degree.size, (degree, np.int64(degree.size), halves), grid=PAIR_SUM_BLOCKS)
-    high, low = halves.get().tolist()
-    return (high << 32) + low
+    return transfers.PendingPairSum(halves)
 
 
 def csr_of_sorted_keys(keys, n, dtype, arcs):

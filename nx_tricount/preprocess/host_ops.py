@@ -155,9 +155,10 @@ PARALLEL_PAIRS = 1 << 16
 
 
 def pair_sum(degree):
-    """``sum(d (d - 1))`` over an int64 array of degrees, exact, as a Python int:
-    each term's high and low 32 bits summed apart (each term below 2**64), in
-    one parallel pass for large arrays."""
+    """``sum(d (d - 1))`` over an int64 array of degrees, exact, as a Python int
+    (the GPU's is read by ``int()``, which takes this one as it is): each term's
+    high and low 32 bits summed apart (each term below 2**64), in one parallel
+    pass for large arrays."""
     if degree.size >= PARALLEL_PAIRS:
         high, low = _pair_sum_halves(degree)
     else:

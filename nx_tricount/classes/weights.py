@@ -25,18 +25,24 @@ def normalised_weights(G, weight, device):
 
     def build():
         weights = _weights_on(G, weight, device)  # moved to the device once for both
-        largest = G.cached(("max weight", weight), lambda: _rows_max(G, weights, device))
+        largest = max_weight(G, weight, device, lambda: _rows_max(G, weights, device))
         return normalised_values(weights, largest), largest
 
     return G.cached(("values", weight, device), build)
 
 
-def max_weight(G, weight, device):
+def max_weight(G, weight, device, largest=None):
     """NetworkX's ``max_weight`` for the edge attribute ``weight``: the largest
     weight over the edges (the last row of a repeated edge, self-loops
-    included), 1.0 with no edges; kept on ``G`` under ``("max weight", w)``, where
-    :func:`weighted_simple_graph` may have put it, read off the deduplicated edges."""
-    return G.cached(("max weight", weight), lambda: _rows_max(G, _weights_on(G, weight, device), device))
+    included), 1.0 with no edges; kept on ``G`` under ``("max weight", w)``.
+    ``largest``, a function, finds it where the caller has its own way (the
+    weights already on the device, or those the deduplicated edges keep);
+    by default from the rows."""
+
+    def from_rows():
+        return _rows_max(G, _weights_on(G, weight, device), device)
+
+    return G.cached(("max weight", weight), largest or from_rows)
 
 
 def _rows_max(G, weights, device):
@@ -76,5 +82,5 @@ def weighted_simple_graph(G, weight, device):
     def largest():
         return preprocess.largest_kept_value(src, dst, G.n, weights, simple.values)
 
-    simple.values = normalised_values(simple.values, G.cached(("max weight", weight), largest))
+    simple.values = normalised_values(simple.values, max_weight(G, weight, device, largest))
     return simple

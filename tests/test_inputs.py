@@ -374,6 +374,41 @@ def _frame_pair(df, **kwargs):
     return ours, theirs
 
 
+def _mixed_scalar_graph(edges, nodes=()):
+    G = nx.Graph()
+    G.add_nodes_from(nodes)
+    G.add_edges_from(edges)
+    return G
+
+
+# NetworkX's triangles of a whole graph compares each edge's later end with its earlier one
+# (``n != node``), which NumPy refuses for some pairs (2.x: ``np.True_ != 2**63``).
+MIXED_SCALAR_GRAPHS = {
+    "bool to huge int": _mixed_scalar_graph([(np.True_, 2**63)]),
+    "huge int to bool": _mixed_scalar_graph([(2**63, np.True_)]),
+    "bool to negative huge int, in a triangle": _mixed_scalar_graph(
+        [(np.False_, -(2**63) - 1), (-(2**63) - 1, 5), (5, np.False_)]
+    ),
+    "bool and huge int not adjacent": _mixed_scalar_graph([(np.True_, 3), (3, 2**63)]),
+    "int64 to huge int": _mixed_scalar_graph([(np.int64(1), 2**63), (2**63, 7), (7, np.int64(1))]),
+    "bool self-loop beside a huge int": _mixed_scalar_graph([(np.True_, np.True_), (2**63, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", list(MIXED_SCALAR_GRAPHS))
+@pytest.mark.parametrize("function", ["triangles", "clustering", "transitivity"])
+def test_numpy_scalars_beside_huge_ints_compare_as_in_networkx(name, function):
+    """Where NumPy refuses a comparison NetworkX makes, the same error is raised;
+    functions that make none (and ``triangles`` given ``nodes``) return."""
+    G = MIXED_SCALAR_GRAPHS[name]
+    call = getattr(nx, function)
+    assert_same_outcome(outcome(lambda: call(G, backend="tricount")), outcome(lambda: call(G)))
+    if function == "triangles":
+        nodes = list(G)
+        ours = outcome(lambda: nx.triangles(G, nodes, backend="tricount"))
+        assert_same_outcome(ours, outcome(lambda: nx.triangles(G, nodes)))
+
+
 def test_datetime_nodes_are_networkxs_timestamps():
     times = pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-03"])
     df = pd.DataFrame({"source": times, "target": times[[1, 2, 0]]})

@@ -109,6 +109,7 @@ class TriGraph:
         self._index = None
         self._label_list = None
         self._node_key_array = None
+        self._label_types = None
         self._zero_dict = None
         self._made_a_dict = False
 
@@ -178,6 +179,14 @@ class TriGraph:
             else:
                 self._label_list = host_labels(self.labels).tolist()
         return self._label_list
+
+    def label_types(self):
+        """The types of the labels held as Python objects (a list), found once; none
+        for ids or labels in an array."""
+        if self._label_types is None:
+            listed = isinstance(self.labels, list)
+            self._label_types = frozenset(map(type, self.labels)) if listed else frozenset()
+        return self._label_types
 
     def node_key_array(self):
         """:meth:`label_list` as a NumPy object array (its own objects), made once."""

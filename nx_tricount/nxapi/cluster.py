@@ -64,6 +64,26 @@ def _selected(G, nodes):
     return selection
 
 
+def _compare_neighbours(G):
+    """Raise what NetworkX's ``triangles`` of the whole graph raises comparing
+    neighbours. It compares each edge's later end with its earlier one
+    (``n != node``), and NumPy refuses some such pairs (2.x: ``np.True_ != 2**63``
+    raises OverflowError): a NumPy scalar beside a Python int beyond int64. Only
+    labels that mix the two kinds (``G.label_types()``; arrays of labels hold no
+    Python ints) make the comparisons, each edge between the kinds once, in the
+    rows' order."""
+    kinds = G.label_types()
+    if int not in kinds or not any(issubclass(kind, np.generic) for kind in kinds):
+        return
+    labels = G.labels
+    scalar = np.fromiter((isinstance(x, np.generic) for x in labels), dtype=bool, count=len(labels))
+    huge = np.fromiter((type(x) is int and not -(2**63) <= x < 2**63 for x in labels), bool, len(labels))
+    src, dst = to_host(G.src), to_host(G.dst)
+    mixed = (scalar[src] & huge[dst]) | (huge[src] & scalar[dst])
+    for a, b in zip(src[mixed].tolist(), dst[mixed].tolist()):
+        _ = labels[max(a, b)] != labels[min(a, b)]  # ids follow G's node order
+
+
 @networkx_function
 def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None, device=None, as_frame=False):
     """Every node's count (:func:`~nx_tricount.quantities.per_vertex.triangles_per_node`),
@@ -71,6 +91,8 @@ def triangles(G, nodes=None, *, algorithm=None, orientation=None, ordering=None,
     G = as_trigraph(G, ("directed",))
     if nodes is not None:
         refuse(G, "multigraph")
+    else:
+        _compare_neighbours(G)
     selection = _selected(G, nodes)
     per_node = per_vertex.triangles_per_node(G, _plan(G, algorithm, orientation, ordering, device))
     if as_frame:

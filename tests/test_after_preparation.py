@@ -11,7 +11,7 @@ import pytest
 import nx_tricount
 from nx_tricount.algorithms import merge, shares, work
 from nx_tricount.algorithms.wedge_hub import HUB_WORDS, gpu_hub_prefix
-from nx_tricount.algorithms.wedge_layout import gpu_layout, plain_kernel_types
+from nx_tricount.algorithms.wedge_layout import gpu_layout, kept_layout, plain_kernel_types
 from nx_tricount.algorithms.work import Work, work_of
 from nx_tricount.classes import preparation
 from nx_tricount.classes.preparation import statistics
@@ -280,13 +280,16 @@ def test_transitivity_on_the_gpu_settles_on_the_prepared_graph():
         assert plan.after_preparation is not None
         prepared = preparation.oriented_csr(G, plan.orientation, plan.ordering, "gpu")
         assert choose_after_preparation(plan, prepared).algorithm == expected
-        # Wedge's prefix sums were queued before the work was read, and its layout read
-        # with it, whichever is chosen, as its count would read it.
-        assert "wedge_prefix" in prepared.derived
+        # Wedge's prefix sums and layout were queued with the work, whichever is chosen,
+        # and the layout is read where a count asks for it: as its count would read it.
+        assert "wedge_prefix" in prepared.derived and ("wedge_ahead", BITMAP_ROWS) in prepared.derived
+        ahead_layout = kept_layout(prepared, BITMAP_ROWS)
         kept = {key: prepared.derived[key] for key in ("wedge_count", ("wedge_bitmap", BITMAP_ROWS))}
         fresh = replace(prepared, derived={})
         _, wedges, bitmap = gpu_layout(fresh, BITMAP_ROWS, plain_kernel_types(fresh))
-        assert kept == {"wedge_count": wedges, ("wedge_bitmap", BITMAP_ROWS): bitmap}
+        assert (
+            kept == {"wedge_count": wedges, ("wedge_bitmap", BITMAP_ROWS): bitmap} and ahead_layout == bitmap
+        )
         assert expected == "merge" or bitmap.rows > 0
         # The wedges its hub block leaves, read with the work too, and which vertices
         # it takes: its prefix sums, queued by the count from them, are those a graph

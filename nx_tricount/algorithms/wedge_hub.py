@@ -65,30 +65,39 @@ def gpu_hub_prefix(prepared, layout, hub_words, kind, kernel_types, complete=Fal
     the wedges left. Derived once per Prepared, bitmap, ``hub_words`` and kind: a
     warp per bitmap vertex says whether it keeps its wedges, then a chunked scan,
     queued, and one read of its total, unless the graph's work read the total and
-    decided the vertices before (:func:`keep_hub_wedges`). ``complete``: the
+    queued the prefix sums before (:func:`keep_hub_wedges`). ``complete``: the
     prefix sums must be complete on return, as a share reads them on a stream of
     its own (``wedge_layout.gpu_share_wedges``)."""
     import cupy
 
     p = prepared
     key = ("wedge_hub", layout, hub_words, kind)
-    hub_prefix, wedges, read, kept = p.derived.get(key, (None, None, False, None))
+    hub_prefix, wedges, read = p.derived.get(key, (None, None, False))
     if hub_prefix is None:
         from ..gpu import runtime
 
-        if kept is None:  # which of the bitmap's vertices keep their wedges, a warp each
-            kept = cupy.empty(max(layout.rows, 1), dtype=np.int64), layout.rows
-            kernel = runtime.function("wedge.cu", "wedge_hub_kept", **kernel_types)
-            words, max_degree = np.int64(hub_words), np.int64(_max_degree(p, kind))
-            args = (p.indptr, p.indices, np.int64(p.n), np.int64(layout.rows), words, max_degree, kept[0])
-            runtime.launch(kernel, 32 * layout.rows, args)
-        hub_prefix = cupy.empty(p.n + 1, dtype=np.int64)
-        args = (p.indptr, kept[0], np.int64(kept[1]))
-        queue_prefix_sums("wedge_hub", p.n, args, hub_prefix, source="wedge.cu", **kernel_types)
+        # Which of the bitmap's vertices keep their wedges, a warp each.
+        kept = cupy.empty(max(layout.rows, 1), dtype=np.int64)
+        kernel = runtime.function("wedge.cu", "wedge_hub_kept", **kernel_types)
+        words, max_degree = np.int64(hub_words), np.int64(_max_degree(p, kind))
+        args = (p.indptr, p.indices, np.int64(p.n), np.int64(layout.rows), words, max_degree, kept)
+        runtime.launch(kernel, 32 * layout.rows, args)
+        hub_prefix = _queue_hub_prefix(p, kept, layout.rows, kernel_types)
     if wedges is None or (complete and not read):
         wedges, read = int(hub_prefix[-1].get()), True
-    p.derived[key] = hub_prefix, wedges, read, None
+    p.derived[key] = hub_prefix, wedges, read
     return hub_prefix, wedges
+
+
+def _queue_hub_prefix(p, kept, rows, kernel_types):
+    """The hub prefix sums, queued: the wedges with those each of the last
+    ``rows`` ids keeps (``kept``) in place of the bitmap's."""
+    import cupy
+
+    hub_prefix = cupy.empty(p.n + 1, dtype=np.int64)
+    args = (p.indptr, kept, np.int64(rows))
+    queue_prefix_sums("wedge_hub", p.n, args, hub_prefix, source="wedge.cu", **kernel_types)
+    return hub_prefix
 
 
 def queue_hub_taken(prepared, largest, layout_on_gpu, hub_words, kind, kernel_types, taken):
@@ -96,8 +105,9 @@ def queue_hub_taken(prepared, largest, layout_on_gpu, hub_words, kind, kernel_ty
     ``taken`` (a uint64 slot on the GPU), before the host knows the bitmap:
     ``layout_on_gpu`` is ``wedge_layout``'s, of at most ``largest`` rows. The host
     reads it with the graph's work (:func:`.work.work_of`) and keeps the wedges
-    left (:func:`keep_hub_wedges`). Returns ``(kept, rows)``: the wedges each of
-    the last ``rows`` ids keeps (0 for a hub vertex), for :func:`keep_hub_wedges`."""
+    left (:func:`keep_hub_wedges`). Returns the hub prefix sums, queued behind it
+    from the wedges each of the last ``largest`` ids keeps (0 for a hub vertex),
+    for :func:`keep_hub_wedges`."""
     import cupy
 
     from ..gpu import runtime
@@ -109,15 +119,14 @@ def queue_hub_taken(prepared, largest, layout_on_gpu, hub_words, kind, kernel_ty
     args = (p.indptr, p.indices, np.int64(p.n), np.int64(largest), layout_on_gpu, np.int64(hub_words))
     # A warp per vertex (kernels/wedge.cu, hub_kept).
     runtime.launch(kernel, 32 * max(rows, 1), (*args, np.int64(_max_degree(p, kind)), kept, taken))
-    return kept, rows
+    return _queue_hub_prefix(p, kept, rows, kernel_types)
 
 
-def keep_hub_wedges(prepared, layout, hub_words, kind, wedges, kept):
+def keep_hub_wedges(prepared, layout, hub_words, kind, wedges, hub_prefix):
     """Keep the ``wedges`` a hub block of ``kind`` leaves to the count of
-    ``layout``, read with the graph's work, and the vertices' ``kept`` wedges
-    (:func:`queue_hub_taken`'s): :func:`gpu_hub_prefix` then queues its prefix sums
-    from them and reads nothing."""
-    prepared.derived["wedge_hub", layout, hub_words, kind] = None, wedges, False, kept
+    ``layout``, read with the graph's work, and their prefix sums
+    (:func:`queue_hub_taken`'s): :func:`gpu_hub_prefix` then returns them."""
+    prepared.derived["wedge_hub", layout, hub_words, kind] = hub_prefix, wedges, False
 
 
 def count_hub(prepared, layout, prefix, hub_prefix, bitmap, kind, kernel_types, arcs, out, vertices, ranks):

@@ -22,6 +22,7 @@ __all__ = [
     "gpu_prefix_ahead",
     "uses_bitmap",
     "keep_layout",
+    "keep_layout_ahead",
     "kept_layout",
     "layout_rows",
     "plain_kernel_types",
@@ -102,6 +103,7 @@ def gpu_layout(prepared, largest, kernel_types):
         return _gpu_cross_layout(p, largest, kernel_types)
     use_bitmap = uses_bitmap(p, largest)
     key = ("wedge_bitmap", largest)
+    _settle_ahead(p, largest)
     gpu_prefix_ahead(p, kernel_types)
     if "wedge_count" not in derived or (use_bitmap and key not in derived):
         layout = cupy.zeros(3, dtype=np.int64)
@@ -156,9 +158,25 @@ def keep_layout(prepared, largest, wedges, rows, first_arc):
     return layout
 
 
+def keep_layout_ahead(prepared, largest, settle):
+    """Keep ``settle``, which reads what a layout for ``largest`` queued ahead of
+    the count computes and keeps it (:func:`keep_layout`): called by the first
+    :func:`kept_layout` or :func:`gpu_layout` for ``largest``, so that the host
+    waits for it only where a wedge count needs it (:func:`.work.work_of`)."""
+    prepared.derived["wedge_ahead", largest] = settle
+
+
+def _settle_ahead(prepared, largest):
+    settle = prepared.derived.pop(("wedge_ahead", largest), None)
+    if settle is not None:
+        settle()
+
+
 def kept_layout(prepared, largest):
     """The :class:`BitmapLayout` of ``prepared`` for ``largest`` where it was read
-    before (:func:`keep_layout`), else None."""
+    before (:func:`keep_layout`, or queued ahead: :func:`keep_layout_ahead`), else
+    None."""
+    _settle_ahead(prepared, largest)
     return prepared.derived.get(("wedge_bitmap", largest))
 
 

@@ -19,6 +19,7 @@ from .wedge_layout import (
     BITMAP_MIN_OUT_DEGREE,
     gpu_prefix_ahead,
     keep_layout,
+    keep_layout_ahead,
     plain_kernel_types,
     uses_bitmap,
 )
@@ -78,17 +79,18 @@ def work_of(prepared, layout_rows=None, hub_words=None):
     the GPU one launch and one read (a few CuPy reductions took 0.25 ms of R-MAT
     18's 1.5).
 
-    ``layout_rows``: on the GPU, the same read also gives what a total wedge count
-    of ``prepared`` with at most that many bitmap rows (``gpu_layout``'s
-    ``largest``) reads before its launches, kept for that count: wedge's layout
-    (:func:`.wedge_layout.keep_layout`) and, with ``hub_words`` (its hub block's),
-    the wedges its hub block leaves (:func:`.wedge_hub.keep_hub_wedges`). That
-    count then reads nothing. Wedge's prefix sums are queued before the read,
-    while the host still runs ahead of the GPU. Each read makes the host wait for
+    ``layout_rows``: on the GPU, what a total wedge count of ``prepared`` with at
+    most that many bitmap rows (``gpu_layout``'s ``largest``) reads before its
+    launches is queued behind the work, with wedge's prefix sums: its layout
+    and, with ``hub_words`` (its hub block's), the wedges its hub block leaves and
+    their prefix sums. The work is read without waiting for them, and they are
+    read where a wedge count asks for its layout
+    (:func:`.wedge_layout.keep_layout_ahead`). Each read makes the host wait for
     the GPU, which then idles while the host queues what comes next: on graphs of
     a few milliseconds the launches' host time is most of a count, and a choice
     that read twice had cost 8.5% of R-MAT 18's (docs/algorithms.md, "Choosing by
-    itself")."""
+    itself"). Here the GPU runs wedge's part while the host chooses and sets the
+    count up."""
     if WORK not in prepared.derived:
         prepared.derived[WORK] = _read_work(prepared, layout_rows, hub_words)
     return prepared.derived[WORK]
@@ -109,29 +111,48 @@ def _read_work(prepared, layout_rows, hub_words):
         import cupy
 
         from ..gpu import runtime
+        from ..gpu.transfers import PendingValues
 
         sums = cupy.zeros(9, dtype=np.uint64)
         kernel = runtime.function("work.cu", "oriented_work", vid=p.indices.dtype)
         counts = (p.n, p.m, samples, first, BITMAP_MIN_OUT_DEGREE)
         args = (p.indptr, p.indices, *map(np.int64, counts), sums)
         runtime.launch(kernel, max(p.n, samples, 1), args, grid=WORK_BLOCKS)
+        work = PendingValues(sums[:5])
         layout = layout_rows is not None and p.task_blocks is None
-        largest = layout_rows if layout and uses_bitmap(p, layout_rows) else 0
-        hub = bool(largest and hub_words)
-        if layout:  # wedge's layout into sums[5:8], as gpu_layout makes it, and its prefix sums
-            kernel_types = plain_kernel_types(p)
-            gpu_prefix_ahead(p, kernel_types)
-            layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
-            args = (p.derived["wedge_prefix"], p.indptr, np.int64(p.n), np.int64(largest), sums[5:8])
-            runtime.launch(layout_kernel, 1, args, threads=32)
-        if hub:  # the wedges the hub block takes off, into sums[8]
-            kept = queue_hub_taken(p, largest, sums[5:8], hub_words, "total", kernel_types, sums[8:9])
-        sums = [int(x) for x in sums.get()]
         if layout:
-            bitmap = keep_layout(p, layout_rows, sums[5], sums[6], sums[7])
-            if hub and bitmap.rows:
-                keep_hub_wedges(p, bitmap, hub_words, "total", sums[5] - sums[8], kept)
+            _queue_layout(p, layout_rows, hub_words, sums)
+        sums = work.values()
     wedges, bitmap_wedges, squares, heads, widest = (int(x) for x in sums[:5])
     # The sampled heads' sum scaled to every arc (exact when every arc is a sample).
     reads = squares + (heads * p.m + samples // 2) // samples if samples else squares
     return Work(p.m, wedges, bitmap_wedges, reads, widest)
+
+
+def _queue_layout(p, layout_rows, hub_words, sums):
+    """Queue wedge's layout into ``sums[5:8]`` (as ``gpu_layout`` makes it, from the
+    heavy rows ``oriented_work`` counted into ``sums[6]``), its prefix sums and,
+    with ``hub_words``, the wedges its hub block takes off into ``sums[8]`` and the
+    prefix sums of those it leaves; kept for a wedge count to read
+    (:func:`.wedge_layout.keep_layout_ahead`)."""
+    from ..gpu import runtime
+    from ..gpu.transfers import PendingValues
+
+    largest = layout_rows if uses_bitmap(p, layout_rows) else 0
+    hub = bool(largest and hub_words)
+    kernel_types = plain_kernel_types(p)
+    gpu_prefix_ahead(p, kernel_types)
+    layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
+    args = (p.derived["wedge_prefix"], p.indptr, np.int64(p.n), np.int64(largest), sums[5:8])
+    runtime.launch(layout_kernel, 1, args, threads=32)
+    if hub:
+        hub_prefix = queue_hub_taken(p, largest, sums[5:8], hub_words, "total", kernel_types, sums[8:9])
+    layout = PendingValues(sums[5:9])
+
+    def settle():
+        wedges, rows, first_arc, taken = (int(x) for x in layout.values())
+        bitmap = keep_layout(p, layout_rows, wedges, rows, first_arc)
+        if hub and bitmap.rows:
+            keep_hub_wedges(p, bitmap, hub_words, "total", wedges - taken, hub_prefix)
+
+    keep_layout_ahead(p, layout_rows, settle)

@@ -2,6 +2,8 @@
 reads (``algorithms/work.py``), the rule (``rules.choose_after_preparation``),
 which plans leave the choice to it, and the count that settles it."""
 
+import gc
+import weakref
 from dataclasses import replace
 
 import networkx as nx
@@ -313,3 +315,15 @@ def test_transitivity_on_the_gpu_settles_on_the_prepared_graph():
         assert nx_tricount.transitivity(G, device="gpu") == nx_tricount.transitivity(
             from_edges(src, dst), device="cpu"
         )
+        # What the choice queues ahead does not hold the graph: unsettled, as where
+        # merge counts, it goes with the graph's last reference, not at a collection.
+        alone = replace(prepared, derived={})
+        choose_after_preparation(plan, alone)
+        assert ("wedge_ahead", BITMAP_ROWS) in alone.derived
+        gone = weakref.ref(alone)
+        gc.disable()
+        try:
+            del alone
+            assert gone() is None
+        finally:
+            gc.enable()

@@ -160,16 +160,17 @@ def keep_layout(prepared, largest, wedges, rows, first_arc):
 
 def keep_layout_ahead(prepared, largest, settle):
     """Keep ``settle``, which reads what a layout for ``largest`` queued ahead of
-    the count computes and keeps it (:func:`keep_layout`): called by the first
-    :func:`kept_layout` or :func:`gpu_layout` for ``largest``, so that the host
-    waits for it only where a wedge count needs it (:func:`.work.work_of`)."""
+    the count computes and keeps it (:func:`keep_layout`) on the graph it is given:
+    called with ``prepared`` by the first :func:`kept_layout` or :func:`gpu_layout`
+    for ``largest``, so that the host waits for it only where a wedge count needs
+    it (:func:`.work.work_of`)."""
     prepared.derived["wedge_ahead", largest] = settle
 
 
 def _settle_ahead(prepared, largest):
     settle = prepared.derived.pop(("wedge_ahead", largest), None)
     if settle is not None:
-        settle()
+        settle(prepared)
 
 
 def kept_layout(prepared, largest):

@@ -149,10 +149,12 @@ def _queue_layout(p, layout_rows, hub_words, sums):
         hub_prefix = queue_hub_taken(p, largest, sums[5:8], hub_words, "total", kernel_types, sums[8:9])
     layout = PendingValues(sums[5:9])
 
-    def settle():
+    # The graph is given, not held: its own derived values hold this function, and
+    # a cycle would keep its arrays until a garbage collection.
+    def settle(prepared):
         wedges, rows, first_arc, taken = (int(x) for x in layout.values())
-        bitmap = keep_layout(p, layout_rows, wedges, rows, first_arc)
+        bitmap = keep_layout(prepared, layout_rows, wedges, rows, first_arc)
         if hub and bitmap.rows:
-            keep_hub_wedges(p, bitmap, hub_words, "total", wedges - taken, hub_prefix)
+            keep_hub_wedges(prepared, bitmap, hub_words, "total", wedges - taken, hub_prefix)
 
     keep_layout_ahead(p, layout_rows, settle)

@@ -10,12 +10,20 @@ import pytest
 
 import nx_tricount
 from nx_tricount.classes import preparation
-from nx_tricount.classes.preparation import Statistics, mean_endpoint_degree, simple_graph, statistics
+from nx_tricount.classes.preparation import (
+    Statistics,
+    id_span,
+    mean_endpoint_degree,
+    simple_graph,
+    statistics,
+)
 from nx_tricount.gpu.device import gpu_available
 from nx_tricount.io.edge_arrays import from_edges
 from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
 from nx_tricount.planning.plan import Plan, plan_for
 from nx_tricount.planning.rules import (
+    CPU_ORDERED_ROWS,
+    CPU_ORDERED_SPAN,
     GPU_INLINE_ARCS,
     GPU_LOOK_ROWS,
     GPU_MIN_RESIDENT_ROWS,
@@ -135,6 +143,36 @@ def test_mean_endpoint_degree_separates_hubs_from_grids():
     assert mean_endpoint_degree(ba, "cpu") < GPU_WEDGE_SKEW / 10
     grid = from_edges(*grid_edges(300, 300, 0.05, seed=1), n=300 * 300)
     assert mean_endpoint_degree(grid, "cpu") < 10
+
+
+def test_id_span_tells_ids_that_follow_the_graph_from_drawn_ones():
+    assert id_span(from_edges(np.array([], dtype=np.int64), np.array([], dtype=np.int64), n=5)) == 0.0
+    # Every row spans 3 of 10 ids, however many rows the draw repeats.
+    assert id_span(from_edges(np.array([0, 2, 5]), np.array([3, 5, 8]), n=10)) == pytest.approx(0.3)
+    grid = from_edges(*grid_edges(300, 300, 0.05, seed=1), n=300 * 300)
+    assert id_span(grid) < CPU_ORDERED_SPAN  # 1/300: a row's neighbour below
+    rmat = from_edges(*rmat_edges(16, seed=16), n=1 << 16)
+    assert 0.2 < id_span(rmat) < 0.4
+
+
+def test_large_cpu_graphs_with_drawn_ids_count_on_ascending_degree_ids():
+    rng = np.random.default_rng(5)
+    n, rows = 1 << 18, CPU_ORDERED_ROWS
+    drawn = from_edges(rng.integers(0, n, rows), rng.integers(0, n, rows), n=n)
+    plan = nx_tricount.make_plan(drawn, device="cpu")
+    assert (plan.algorithm, plan.orientation, plan.ordering) == ("hash", "id", "degree")
+    assert "ordering auto -> degree" in str(plan) and "ids span" in str(plan)
+    # Only with both auto: a setting given keeps the other's designed value.
+    assert (nx_tricount.make_plan(drawn, device="cpu", ordering="none").orientation) == "degree"
+    assert (nx_tricount.make_plan(drawn, device="cpu", orientation="degree").ordering) == "none"
+    merge = nx_tricount.make_plan(drawn, device="cpu", algorithm="merge")
+    assert (merge.orientation, merge.ordering) == ("degree", "none")  # merge's own
+    # Ids that follow the graph (a path numbered along it), and fewer rows, keep hash's own.
+    path = np.arange(rows, dtype=np.int64) % (n - 1)
+    local = nx_tricount.make_plan(from_edges(path, path + 1, n=n), device="cpu")
+    assert (local.orientation, local.ordering) == ("degree", "none")
+    fewer = from_edges(rng.integers(0, n, rows - 1), rng.integers(0, n, rows - 1), n=n)
+    assert nx_tricount.make_plan(fewer, device="cpu").ordering == "none"
 
 
 def test_plan_of_a_graph_is_deterministic_and_explains_itself(caplog):

@@ -56,6 +56,7 @@ __all__ = [
     "statistics",
     "simple_graph",
     "mean_endpoint_degree",
+    "id_span",
     "oriented_csr",
     "csr_in_passes",
     "replicated_csr",
@@ -126,6 +127,12 @@ class Statistics:
         meanwhile = (lambda src, dst: simple_graph(G, device, (src, dst))) if then_simple_graph else None
         return G.cached(("endpoint degree", device), lambda: mean_endpoint_degree(G, device, meanwhile))
 
+    def id_span(self):
+        """The graph's :func:`id_span`, drawn once (cached on the graph), read only
+        by the CPU's rule for large graphs; 0.0 without a graph."""
+        G = self.graph
+        return 0.0 if G is None else G.cached(("id span",), lambda: id_span(G))
+
 
 def statistics(G):
     """The :class:`Statistics` of the TriGraph ``G``, or of no graph when ``G`` is
@@ -181,6 +188,23 @@ def mean_endpoint_degree(G, device, meanwhile=None):
         # that the reader keeps alive until it has run.
         value = total()
     return value / ENDPOINT_SAMPLES
+
+
+#: Edge rows :func:`id_span` draws.
+SPAN_SAMPLES = 4096
+
+
+def id_span(G):
+    """The median of ``|src - dst|`` over :data:`SPAN_SAMPLES` edge rows spread
+    evenly over ``G``'s rows, as a share of its ``n`` ids: near 0 where the ids
+    follow the graph (a grid numbered row by row: 0.001), about 0.3 where they
+    are drawn at random. 0.0 without edges."""
+    if G.src.size == 0:
+        return 0.0
+    xp = module_of(G.src)
+    rows = xp.arange(SPAN_SAMPLES, dtype=np.int64) * G.src.size // SPAN_SAMPLES
+    spans = xp.abs(G.src[rows].astype(np.int64) - G.dst[rows].astype(np.int64))
+    return float(xp.median(spans)) / G.n
 
 
 def oriented_csr(G, orientation, ordering, device, weight=None, *, pipeline="sorted"):

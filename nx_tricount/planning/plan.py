@@ -26,7 +26,7 @@ from ..classes.graph import TriGraph
 from ..classes.preparation import statistics as graph_statistics
 from ..gpu.runtime import free_memory
 from ..io.convert import from_networkx
-from ..metadata.catalog import ALGORITHMS, SCALE_OUT
+from ..metadata.catalog import SCALE_OUT
 from ..metadata.config import (
     KERNEL_PARAMETERS,
     check_choice,
@@ -41,8 +41,8 @@ from .rules import (
     choose_algorithm,
     choose_device,
     choose_merge_total,
-    choose_ordering,
     choose_pipeline,
+    choose_preprocessing,
 )
 from .spread import Spread, decide
 from .tasks import CountTask
@@ -269,7 +269,11 @@ def make_plan(
     4. **Orientation and ordering.** ``"auto"`` is what the algorithm is
        designed for (:data:`~nx_tricount.metadata.catalog.ALGORITHMS`), but a
        directed total (transitivity) of ``merge`` on the GPU is ordered by
-       degree: it credits no vertex, so each arc's merge starts after it.
+       degree: it credits no vertex, so each arc's merge starts after it; and
+       with both ``"auto"``, ``hash`` on the CPU counts a graph of at least
+       ``CPU_ORDERED_ROWS`` edge rows on ascending-degree ids (orientation
+       ``id``, ordering ``degree``), unless its ids follow the graph: the median
+       ``|src - dst|`` of 4,096 rows below ``CPU_ORDERED_SPAN`` of the ids.
     5. **Streaming.** A graph prepared in parts whose count starts from the
        unweighted undirected simple graph, with a preprocessing that needs only
        the degrees, is prepared in chunks straight into its parts on the
@@ -405,15 +409,8 @@ def _plan_of(statistics, config, settings, chosen_device, reasons, spread, weigh
         )
         later = later and chosen == "wedge"
         reasons.append(reason)
-    designed = ALGORITHMS[chosen]
-    orientation = settings["orientation"]
-    if orientation == "auto":
-        orientation = designed.orientation
-        reasons.append(f"orientation auto -> {orientation}: what {chosen} is designed for")
-    ordering = settings["ordering"]
-    if ordering == "auto":
-        ordering, reason = choose_ordering(statistics, chosen_device, chosen, designed.ordering, total)
-        reasons.append(reason)
+    orientation, ordering, why = choose_preprocessing(statistics, chosen_device, chosen, settings, total)
+    reasons.extend(why)
     spread = streaming(spread, orientation, ordering, simple_unweighted)
     pipeline, reason = choose_pipeline(statistics, spread, orientation, ordering, simple_unweighted)
     reasons.append(reason)

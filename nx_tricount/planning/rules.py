@@ -13,6 +13,7 @@ from ..algorithms.wedge_hub import hub_words_of
 from ..algorithms.wedge_layout import layout_rows
 from ..algorithms.work import work_of
 from ..gpu.device import resolve_device
+from ..metadata.catalog import ALGORITHMS
 from ..preprocess.hashed_csr import HASHED_MAX_ROWS, hashed_applies
 from .preparing import replicated_on_gpus
 
@@ -27,9 +28,12 @@ __all__ = [
     "MERGE_READS_PER_WEDGE",
     "MERGE_READS_PER_ARC",
     "GPU_INLINE_ARCS",
+    "CPU_ORDERED_ROWS",
+    "CPU_ORDERED_SPAN",
     "choose_device",
     "choose_algorithm",
     "gpu_auto_algorithm",
+    "choose_preprocessing",
     "choose_ordering",
     "choose_pipeline",
     "choose_merge_total",
@@ -87,6 +91,18 @@ MERGE_READS_PER_ARC = 6.6
 #: saved less than it cost (uniform random graphs of 8M rows, 0.05 ms of kernel for a
 #: 0.09 ms layout) or lost outright (grids and roads, whose ids are local).
 GPU_INLINE_ARCS = 1 << 22
+#: On the CPU, hash counts a graph of at least this many edge rows on ascending-degree
+#: ids (orientation id, ordering degree) where its ids do not follow the graph: R-MAT 18
+#: 1,231 -> 752 ms, a power law 2.5 of 4M rows 752 -> 554, BA 1M x 8 1,359 -> 1,097,
+#: uniform random graphs 1.15-1.35x faster, BA 200k x 10 2% slower; below it the
+#: relabelling cost more than it saved (R-MAT 15 even, soc-Slashdot0902 and smaller
+#: graphs of the data set 10-35% slower). Measured: docs/benchmarks.md, "auto: the CPU rule".
+CPU_ORDERED_ROWS = 1_000_000
+#: ... unless the median ``|src - dst|`` of sampled rows is below this share of the
+#: ids (:meth:`~nx_tricount.classes.preparation.Statistics.id_span`): ids that follow
+#: the graph (a grid numbered row by row: 0.001) keep a locality the relabelling
+#: would lose (1000² grid 54 -> 68 ms); drawn ids span about 0.3 (the data set 0.01-0.35).
+CPU_ORDERED_SPAN = 0.01
 
 
 def choose_device(requested, statistics, total):
@@ -171,6 +187,39 @@ def choose_algorithm(statistics, device, spread, weighted, total=False, small_va
         "vertex was the fastest configuration, or close to it, on every graph "
         "measured (docs/benchmarks.md, 'auto: the CPU rule')"
     )
+
+
+def choose_preprocessing(statistics, device, algorithm, settings, total):
+    """``(orientation, ordering, reasons)`` of the ``settings``' orientation and
+    ordering for ``algorithm`` on ``device``: those set, and for ``"auto"`` what
+    the algorithm is designed for (:data:`~nx_tricount.metadata.catalog.ALGORITHMS`;
+    the ordering by :func:`choose_ordering`); but with both ``"auto"``, hash on
+    the CPU counts a graph of at least :data:`CPU_ORDERED_ROWS` edge rows whose
+    ids do not follow it (an id span of at least :data:`CPU_ORDERED_SPAN`) on
+    ascending-degree ids. ``total`` is :func:`~.plan.make_plan`'s."""
+    orientation, ordering = settings["orientation"], settings["ordering"]
+    both = orientation == ordering == "auto"
+    if both and device == "cpu" and algorithm == "hash" and statistics.rows >= CPU_ORDERED_ROWS:
+        span = statistics.id_span()
+        if span >= CPU_ORDERED_SPAN:
+            return (
+                "id",
+                "degree",
+                [
+                    f"orientation auto -> id, ordering auto -> degree: {statistics.rows:,} edge rows "
+                    f"(>= {CPU_ORDERED_ROWS:,}) whose ids span {span:.2f} of the ids (>= {CPU_ORDERED_SPAN}), "
+                    "where hash on ascending-degree ids was 1.15-1.65x faster (docs/benchmarks.md, "
+                    "'auto: the CPU rule')"
+                ],
+            )
+    designed, reasons = ALGORITHMS[algorithm], []
+    if orientation == "auto":
+        orientation = designed.orientation
+        reasons.append(f"orientation auto -> {orientation}: what {algorithm} is designed for")
+    if ordering == "auto":
+        ordering, reason = choose_ordering(statistics, device, algorithm, designed.ordering, total)
+        reasons.append(reason)
+    return orientation, ordering, reasons
 
 
 def choose_ordering(statistics, device, algorithm, designed, total):

@@ -20,7 +20,8 @@ folder); with ``--generated`` the suite's R-MAT 16, grid and Barabási–Albert
 graphs at CPU-sized scales (and R-MAT 17); with ``--suite`` (GPU) the GPU benchmark's own
 (examples/benchmark_gpu.py: R-MAT 18-23, the 1000x1000 grid, BA 2M x 10); with ``--shapes``
 (GPU) the other shapes of examples/benchmark_peers.py (flat and steep R-MAT, power laws,
-road-like, web-like).
+road-like, web-like); with ``--cpu-shapes`` CPU-sized graphs of those shapes and more, of 1M
+to 8M edge rows (the CPU rule's ascending-degree ids: ``rules.CPU_ORDERED_ROWS``).
 
 ``--smoke`` runs two small graphs of the repository's own ``tests/data`` once
 each on the CPU (a run of seconds, for CI). Without ``--device`` the script runs
@@ -33,6 +34,7 @@ Usage::
     python examples/benchmark_auto.py --device gpu --shapes --json auto_shapes.json
     python examples/benchmark_auto.py --device gpu --suite --shapes --algorithms merge wedge hash
     python examples/benchmark_auto.py --suite --shapes --kernels --repeats 7   # the GPU rule's measurement
+    python examples/benchmark_auto.py --device cpu --cpu-shapes --algorithms hash   # the CPU rule's
     python examples/benchmark_auto.py --smoke
 """
 
@@ -51,7 +53,13 @@ from nx_tricount.classes.graph import TriGraph
 from nx_tricount.classes.preparation import hashed_csr, oriented_csr
 from nx_tricount.execution.execute import run
 from nx_tricount.gpu.device import gpu_available
-from nx_tricount.io.generators import barabasi_albert_edges, grid_edges, rmat_edges
+from nx_tricount.io.generators import (
+    barabasi_albert_edges,
+    chung_lu_edges,
+    copying_edges,
+    grid_edges,
+    rmat_edges,
+)
 from nx_tricount.metadata.catalog import ALGORITHMS
 from nx_tricount.planning.plan import make_plan
 from nx_tricount.planning.rules import choose_after_preparation
@@ -68,6 +76,26 @@ GENERATED = {
     "grid300": lambda: (*grid_edges(300, 300, 0.05, seed=1), 300 * 300),
     "ba200k": lambda: (*barabasi_albert_edges(200_000, 10, seed=2), 200_000),
 }
+
+#: --cpu-shapes: graphs of the CPU rule's sizes, their ids drawn (R-MAT's permuted, the
+#: others' in random order) but for the grid, numbered row by row, and that grid again
+#: with its ids permuted.
+CPU_SHAPES = {
+    "rmat18": lambda: (*rmat_edges(18, seed=18), 1 << 18),
+    "rmat18-flat": lambda: (*rmat_edges(18, a=0.45, b=0.22, c=0.22, seed=5), 1 << 18),
+    "uniform19x4": lambda: (*rmat_edges(19, 4, 0.25, 0.25, 0.25, seed=3), 1 << 19),
+    "powerlaw-2.5": lambda: (*chung_lu_edges(500_000, 16, 2.5, seed=1), 500_000),
+    "powerlaw-3": lambda: (*chung_lu_edges(500_000, 16, 3.0, seed=1), 500_000),
+    "ba1m": lambda: (*barabasi_albert_edges(1_000_000, 8, seed=2), 1_000_000),
+    "web500k": lambda: (*copying_edges(500_000, 10, 0.3, seed=1), 500_000),
+    "grid1000": lambda: (*grid_edges(1000, 1000, 0.05, seed=1), 1000 * 1000),
+    "grid1000-drawn": lambda: _permuted(*grid_edges(1000, 1000, 0.05, seed=1), 1000 * 1000),
+}
+
+
+def _permuted(src, dst, n, seed=7):
+    ids = np.random.default_rng(seed).permutation(n)
+    return ids[src], ids[dst], n
 
 
 def data_graphs(folder=DATA):
@@ -258,6 +286,9 @@ def main():
     parser.add_argument(
         "--shapes", action="store_true", help="also benchmark_peers.py's other shapes (power laws, road, web)"
     )
+    parser.add_argument(
+        "--cpu-shapes", action="store_true", help="also CPU-sized graphs of 1M-8M rows, of several shapes"
+    )
     parser.add_argument("--only", nargs="+", metavar="GRAPH", help="just these graphs")
     parser.add_argument(
         "--algorithms", nargs="+", choices=list(ALGORITHMS), help="just these algorithms' configurations"
@@ -283,6 +314,8 @@ def main():
         graphs = data_graphs()
     if args.generated:
         graphs.update(GENERATED)
+    if args.cpu_shapes:
+        graphs.update(CPU_SHAPES)
     if args.suite:
         from benchmark_gpu import GRAPHS  # generated on the GPU
 

@@ -202,16 +202,13 @@ def choose_preprocessing(statistics, device, algorithm, settings, total):
     if both and device == "cpu" and algorithm == "hash" and statistics.rows >= CPU_ORDERED_ROWS:
         span = statistics.id_span()
         if span >= CPU_ORDERED_SPAN:
-            return (
-                "id",
-                "degree",
-                [
-                    f"orientation auto -> id, ordering auto -> degree: {statistics.rows:,} edge rows "
-                    f"(>= {CPU_ORDERED_ROWS:,}) whose ids span {span:.2f} of the ids (>= {CPU_ORDERED_SPAN}), "
-                    "where hash on ascending-degree ids was 1.15-1.65x faster (docs/benchmarks.md, "
-                    "'auto: the CPU rule')"
-                ],
+            reason = (
+                f"orientation auto -> id, ordering auto -> degree: {statistics.rows:,} edge rows "
+                f"(>= {CPU_ORDERED_ROWS:,}) whose ids span {span:.2f} of the ids "
+                f"(>= {CPU_ORDERED_SPAN}), where hash on ascending-degree ids was 1.15-1.65x "
+                "faster (docs/benchmarks.md, 'auto: the CPU rule')"
             )
+            return "id", "degree", [reason]
     designed, reasons = ALGORITHMS[algorithm], []
     if orientation == "auto":
         orientation = designed.orientation

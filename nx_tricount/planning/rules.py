@@ -92,16 +92,16 @@ MERGE_READS_PER_ARC = 6.6
 #: 0.09 ms layout) or lost outright (grids and roads, whose ids are local).
 GPU_INLINE_ARCS = 1 << 22
 #: On the CPU, hash counts a graph of at least this many edge rows on ascending-degree
-#: ids (orientation id, ordering degree) where its ids do not follow the graph: R-MAT 18
-#: 1,231 -> 752 ms, a power law 2.5 of 4M rows 752 -> 554, BA 1M x 8 1,359 -> 1,097,
-#: uniform random graphs 1.15-1.35x faster, BA 200k x 10 2% slower; below it the
-#: relabelling cost more than it saved (R-MAT 15 even, soc-Slashdot0902 and smaller
-#: graphs of the data set 10-35% slower). Measured: docs/benchmarks.md, "auto: the CPU rule".
+#: ids (orientation id, ordering degree) where its ids do not follow the graph: totals of
+#: R-MAT 18 1,155 -> 784 ms, a power law 2.5 of 4M rows 595 -> 407, BA 1M x 8 962 -> 838,
+#: BA 200k x 10 2% slower; below it the relabelling cost more than it saved (R-MAT 15
+#: even, soc-Slashdot0902 and smaller graphs of the data set 10-35% slower). Measured:
+#: docs/algorithms.md, "Choosing by itself".
 CPU_ORDERED_ROWS = 1_000_000
 #: ... unless the median ``|src - dst|`` of sampled rows is below this share of the
 #: ids (:meth:`~nx_tricount.classes.preparation.Statistics.id_span`): ids that follow
 #: the graph (a grid numbered row by row: 0.001) keep a locality the relabelling
-#: would lose (1000² grid 54 -> 68 ms); drawn ids span about 0.3 (the data set 0.01-0.35).
+#: would lose (1000² grid 60 -> 76 ms); drawn ids span about 0.3 (the data set 0.01-0.35).
 CPU_ORDERED_SPAN = 0.01
 
 
@@ -205,7 +205,7 @@ def choose_preprocessing(statistics, device, algorithm, settings, total):
             reason = (
                 f"orientation auto -> id, ordering auto -> degree: {statistics.rows:,} edge rows "
                 f"(>= {CPU_ORDERED_ROWS:,}) whose ids span {span:.2f} of the ids "
-                f"(>= {CPU_ORDERED_SPAN}), where hash on ascending-degree ids was 1.15-1.65x "
+                f"(>= {CPU_ORDERED_SPAN}), where hash on ascending-degree ids was 1.15-1.5x "
                 "faster (docs/benchmarks.md, 'auto: the CPU rule')"
             )
             return "id", "degree", [reason]

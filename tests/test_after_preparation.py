@@ -293,9 +293,8 @@ def test_transitivity_on_the_gpu_settles_on_the_prepared_graph():
             kept == {"wedge_count": wedges, ("wedge_bitmap", BITMAP_ROWS): bitmap} and ahead_layout == bitmap
         )
         assert expected == "merge" or bitmap.rows > 0
-        # The wedges its hub block leaves, read with the work too, and which vertices
-        # it takes: its prefix sums, queued by the count from them, are those a graph
-        # without the work makes, and end at them.
+        # The wedges its hub block leaves, read with the layout, and their prefix sums,
+        # queued with the work: those a graph without the work makes, ending at them.
         ahead = prepared.derived.get(("wedge_hub", bitmap, HUB_WORDS, "total"), (None, None))[1]
         if bitmap.rows:
             kernel_types = plain_kernel_types(prepared)

@@ -9,7 +9,17 @@ on the GPU)."""
 import networkx as nx
 import pytest
 
-from matrix import CASES, SPREADS, check, dask_client, graph, local_cluster, no_conversion_cache  # noqa: F401  (fixtures)
+import nx_tricount
+from matrix import (  # noqa: F401  (fixtures)
+    CASES,
+    SPREADS,
+    check,
+    dask_client,
+    graph,
+    local_cluster,
+    no_conversion_cache,
+    spread_settings,
+)
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -34,3 +44,19 @@ def test_square_clustering_says_it_counts_whole(spread, request, caplog):
     with caplog.at_level("INFO", logger="nx_tricount"):
         nx.square_clustering(G, backend="tricount", device="cpu")
     assert "square clustering counts whole" not in caplog.text
+
+
+@pytest.mark.parametrize("name", ["triangles", "clustering weighted", "clustering directed", "transitivity"])
+@pytest.mark.parametrize("spread", SPREADS)
+def test_the_cpu_rules_ascending_degree_ids_under_every_spread(spread, name, request, monkeypatch):
+    # The CPU rule's preparation of large graphs with drawn ids, brought down to the
+    # matrix's graphs: every spread prepares and counts on ascending-degree ids.
+    if spread.startswith("dask"):
+        request.getfixturevalue("dask_client")
+    monkeypatch.setattr("nx_tricount.planning.rules.CPU_ORDERED_ROWS", 1)
+    monkeypatch.setattr("nx_tricount.planning.rules.CPU_ORDERED_SPAN", 0.0)
+    G = graph(CASES[name].graph)
+    with nx.config.backends.tricount(**spread_settings(spread, G, "cpu")):
+        plan = nx_tricount.make_plan(G, device="cpu")
+    assert (plan.algorithm, plan.orientation, plan.ordering) == ("hash", "id", "degree"), plan
+    check(name, spread, "cpu")

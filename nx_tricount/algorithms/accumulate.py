@@ -11,6 +11,9 @@ error goes to the pair's second word) as ``add_value`` in ``kernels/common.cu``
 does on the GPU, and :func:`combine_compensated` adds the rows' pairs the same way.
 The result is within one rounding of the exact sum plus a second-order term,
 whatever the number of terms (``docs/algorithms.md``, "What is exact").
+
+The kernels index these rows, and their own arrays, through :func:`at`: an
+unsigned index, which numba does not check for a negative one.
 """
 
 import numba
@@ -22,7 +25,7 @@ from .counts import PER_EDGE, PER_NODE, TOTAL, two_sum
 #: The kernels' integer code of each mode.
 _MODE_CODES = {"total": TOTAL, "per_node": PER_NODE, "per_edge": PER_EDGE}
 
-__all__ = ["accumulate_per_thread", "add_term", "combine_compensated", "credit_arc", "credit_triangle"]
+__all__ = ["accumulate_per_thread", "add_term", "at", "combine_compensated", "credit_arc", "credit_triangle"]
 
 
 def accumulate_per_thread(kernel, arrays, prepared, mode):
@@ -77,15 +80,25 @@ def combine_compensated(rows):
 
 
 @njit(cache=True, inline="always")
+def at(i):
+    """The array index ``i``, never negative, as an unsigned integer: numba checks every
+    signed index for a negative one, to count from the end, and in the CPU kernels'
+    loops those checks took a fifth to a half of the time (docs/algorithms.md, 'CPU
+    engine (numba)'). Only indexes are cast: numba adds an unsigned and a signed
+    integer in float64."""
+    return np.uint64(i)
+
+
+@njit(cache=True, inline="always")
 def add_term(row, k, x):
     """Add ``x`` to the compensated pair ``row[2 k], row[2 k + 1]`` (TwoSum)."""
-    before = row[2 * k]
+    before = row[at(2 * k)]
     total = before + x
-    row[2 * k] = total
+    row[at(2 * k)] = total
     x_part = total - before
     error = (before - (total - x_part)) + (x - x_part)
     if error != 0 and np.isfinite(total):
-        row[2 * k + 1] += error
+        row[at(2 * k + 1)] += error
 
 
 @njit(cache=True, inline="always")

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .accumulate import accumulate_per_thread, add_term
+from .accumulate import accumulate_per_thread, add_term, at
 from .counts import PER_NODE, TOTAL
 
 __all__ = ["count_cpu", "count_gpu"]
@@ -72,16 +72,6 @@ BLOCK_TABLE_BYTES = 24 * 1024
 MIN_BUCKETS, MAX_BUCKETS = 64, 1024
 
 
-@njit(cache=True, inline="always")
-def _at(i):
-    """The array index ``i``, which is never negative, as an unsigned integer: numba
-    checks every signed index for a negative one to count from the end, and those
-    checks cost the count a fifth to a half of its time (R-MAT 16 per node on two
-    threads 109.5 -> 65.5 ms; docs/algorithms.md, 'CPU engine (numba)'). Only indexes
-    are cast: numba adds an unsigned and a signed integer in float64."""
-    return np.uint64(i)
-
-
 @njit(parallel=True, cache=True)
 def _count(indptr, indices, slots, buffers, first_task, end_task, short_rows, values, weighted, mode, out):
     """Credit every triangle of the tasks ``first_task <= u < end_task`` once, into this
@@ -89,7 +79,7 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, short_rows, va
     TOTAL adds the count into ``out[thread, 0]``; PER_NODE and PER_EDGE credit
     vertices or arcs; ``weighted`` (PER_NODE) adds the product of the three arc
     values instead of 1. ``short_rows``: per node, every lookup adds its 0 or 1
-    (:data:`STORE_ROW_VERTICES`). Indexes are cast to unsigned (:func:`_at`).
+    (:data:`STORE_ROW_VERTICES`). Indexes are cast to unsigned (:func:`.accumulate.at`).
     """
     chunks = (end_task - first_task + CHUNK - 1) // CHUNK
     # Per-node counts need no position: the slot holds the task's vertex, one compare
@@ -108,30 +98,30 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, short_rows, va
         closing = buffers[thread]
         for chunk in range(first_chunk, chunks, threads):
             for u in range(first_task + chunk * CHUNK, min(end_task, first_task + (chunk + 1) * CHUNK)):
-                start, end = indptr[_at(u)], indptr[_at(u + 1)]
+                start, end = indptr[at(u)], indptr[at(u + 1)]
                 if end - start < 2:
                     continue
                 for e in range(start, end):
-                    slot[_at(indices[_at(e)])] = u if counts_only else e
+                    slot[at(indices[at(e)])] = u if counts_only else e
                 found = 0
                 for uv in range(start, end):
-                    v = indices[_at(uv)]
-                    first, last = indptr[_at(v)], indptr[_at(v + 1)]
+                    v = indices[at(uv)]
+                    first, last = indptr[at(v)], indptr[at(v + 1)]
                     hits = 0
                     if mode == TOTAL:
                         for vw in range(first, last):
-                            uw = slot[_at(indices[_at(vw)])]
+                            uw = slot[at(indices[at(vw)])]
                             hits += (uw >= start) & (uw < end)
                         found += hits
                         continue
                     if every_lookup:  # a row in cache: each lookup adds its 0 or 1
                         for vw in range(first, last):
-                            w = indices[_at(vw)]
-                            hit = slot[_at(w)] == u
-                            row[_at(w)] += hit
+                            w = indices[at(vw)]
+                            hit = slot[at(w)] == u
+                            row[at(w)] += hit
                             hits += hit
                         found += hits
-                        row[_at(v)] += hits
+                        row[at(v)] += hits
                         continue
                     # Collect the closing arcs v -> w without a branch (a store on
                     # every step, the count advancing on hits): faster than a branch
@@ -139,34 +129,34 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, short_rows, va
                     # Per node the closing vertices w themselves: a load fewer per hit.
                     if counts_only:
                         for vw in range(first, last):
-                            w = indices[_at(vw)]
-                            closing[_at(hits)] = w
-                            hits += slot[_at(w)] == u
+                            w = indices[at(vw)]
+                            closing[at(hits)] = w
+                            hits += slot[at(w)] == u
                         found += hits
                         for i in range(hits):
-                            row[_at(closing[_at(i)])] += 1
-                        row[_at(v)] += hits
+                            row[at(closing[at(i)])] += 1
+                        row[at(v)] += hits
                         continue
                     for vw in range(first, last):
-                        uw = slot[_at(indices[_at(vw)])]
-                        closing[_at(hits)] = vw
+                        uw = slot[at(indices[at(vw)])]
+                        closing[at(hits)] = vw
                         hits += (uw >= start) & (uw < end)
                     found += hits
                     for i in range(hits):
-                        vw = closing[_at(i)]
-                        w = indices[_at(vw)]
+                        vw = closing[at(i)]
+                        w = indices[at(vw)]
                         if weighted:
-                            x = values[_at(uv)] * values[_at(slot[_at(w)])] * values[_at(vw)]
+                            x = values[at(uv)] * values[at(slot[at(w)])] * values[at(vw)]
                             add_term(row, u, x)
                             add_term(row, v, x)
                             add_term(row, w, x)
                         else:
-                            row[_at(slot[_at(w)])] += 1
-                            row[_at(vw)] += 1
+                            row[at(slot[at(w)])] += 1
+                            row[at(vw)] += 1
                     if not weighted:
-                        row[_at(uv)] += hits
+                        row[at(uv)] += hits
                 if counts_only:
-                    row[_at(u)] += found
+                    row[at(u)] += found
                 elif mode == TOTAL:
                     row[0] += found
 

@@ -12,20 +12,22 @@ does on the GPU, and :func:`combine_compensated` adds the rows' pairs the same w
 The result is within one rounding of the exact sum plus a second-order term,
 whatever the number of terms (``docs/algorithms.md``, "What is exact").
 
-The kernels index these rows, and their own arrays, through :func:`at`: an
-unsigned index, which numba does not check for a negative one.
+The kernels index these rows, and their own arrays, through
+:func:`~nx_tricount.preprocess.host_index.at`: an unsigned index, which numba
+does not check for a negative one.
 """
 
 import numba
 import numpy as np
 from numba import njit
 
+from ..preprocess.host_index import at
 from .counts import PER_EDGE, PER_NODE, TOTAL, two_sum
 
 #: The kernels' integer code of each mode.
 _MODE_CODES = {"total": TOTAL, "per_node": PER_NODE, "per_edge": PER_EDGE}
 
-__all__ = ["accumulate_per_thread", "add_term", "at", "combine_compensated", "credit_arc", "credit_triangle"]
+__all__ = ["accumulate_per_thread", "add_term", "combine_compensated", "credit_arc", "credit_triangle"]
 
 
 def accumulate_per_thread(kernel, arrays, prepared, mode):
@@ -77,16 +79,6 @@ def combine_compensated(rows):
         total, rounding = two_sum(total, row)
         error += rounding
     return np.stack([total, error])
-
-
-@njit(cache=True, inline="always")
-def at(i):
-    """The array index ``i``, never negative, as an unsigned integer: numba checks every
-    signed index for a negative one, to count from the end, and in the CPU kernels'
-    loops those checks took a fifth to a half of the time (docs/algorithms.md, 'CPU
-    engine (numba)'). Only indexes are cast: numba adds an unsigned and a signed
-    integer in float64."""
-    return np.uint64(i)
 
 
 @njit(cache=True, inline="always")

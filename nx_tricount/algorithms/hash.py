@@ -12,7 +12,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .accumulate import accumulate_per_thread, add_term, at
+from ..preprocess.host_index import at
+from .accumulate import accumulate_per_thread, add_term
 from .counts import PER_NODE, TOTAL
 
 __all__ = ["count_cpu", "count_gpu"]

@@ -15,6 +15,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from .host_index import at
+
 __all__ = ["grouped_rows", "distinct_pairs", "in_row_order", "oriented_pairs", "rows_of", "counting_order"]
 
 #: Rows up to this long are sorted by insertion: most rows of a sparse graph are
@@ -105,8 +107,12 @@ def in_row_order(src, dst, n):
     pairs as :func:`distinct_pairs` and :func:`grouped_rows` would leave them, so a
     simple graph is the rows themselves), else None. The check stops at the first
     row out of place, before the degrees' array is made."""
-    in_order, degree = _row_order_degrees(src, dst, n)
-    return degree if in_order else None
+    # One histogram per block, as grouped_rows counts its rows.
+    blocks = max(1, min(numba.get_num_threads(), src.size // max(n, BLOCK_PAIRS)))
+    counts = np.zeros((blocks, n), dtype=np.int64)
+    if not _row_order_degrees(src, dst, n, counts):
+        return None
+    return counts[0] if blocks == 1 else counts.sum(axis=0)
 
 
 def oriented_pairs(lo, hi, rank, degree, by_degree, dtype):
@@ -125,54 +131,67 @@ def _min_max(src, dst, n, lo, hi, outside):
     blocks = outside.size
     for block in prange(blocks):
         for i in range(src.size * block // blocks, src.size * (block + 1) // blocks):
-            a, b = src[i], dst[i]
+            a, b = src[at(i)], dst[at(i)]
             if a < 0 or b < 0 or a >= n or b >= n:
-                outside[block] += 1
-                lo[i] = -1
+                outside[at(block)] += 1
+                lo[at(i)] = -1
             elif a == b:
-                lo[i] = -1
+                lo[at(i)] = -1
             else:
-                lo[i] = min(a, b)
-                hi[i] = max(a, b)
+                lo[at(i)] = min(a, b)
+                hi[at(i)] = max(a, b)
 
 
-@njit(cache=True)
-def _row_order_degrees(src, dst, n):
-    last_src, last_dst = -1, -1
-    for i in range(src.size):
-        a, b = src[i], dst[i]
-        if a < 0 or a >= b or b >= n or a < last_src or (a == last_src and b <= last_dst):
-            return False, np.zeros(0, dtype=np.int64)
-        last_src, last_dst = a, b
-    degree = np.zeros(n, dtype=np.int64)
-    for i in range(src.size):
-        degree[src[i]] += 1
-        degree[dst[i]] += 1
-    return True, degree
+@njit(parallel=True, cache=True)
+def _row_order_degrees(src, dst, n, counts):
+    """Whether the rows are distinct edges ``src < dst`` in ``0..n-1``, in ascending
+    order, and each block's degrees of their endpoints into its row of ``counts``:
+    blocks of consecutive rows, each checked from the row before it and left at
+    its first row out of place."""
+    blocks = counts.shape[0]
+    wrong = np.zeros(blocks, dtype=np.bool_)
+    for block in prange(blocks):
+        start, end = src.size * block // blocks, src.size * (block + 1) // blocks
+        degree = counts[at(block)]
+        last_src, last_dst = -1, -1
+        if start > 0:
+            last_src, last_dst = src[at(start - 1)], dst[at(start - 1)]
+        for i in range(start, end):
+            a, b = src[at(i)], dst[at(i)]
+            if a < 0 or a >= b or b >= n or a < last_src or (a == last_src and b <= last_dst):
+                wrong[at(block)] = True
+                break
+            last_src, last_dst = a, b
+        if not wrong[at(block)]:
+            for i in range(start, end):
+                degree[at(src[at(i)])] += 1
+                degree[at(dst[at(i)])] += 1
+    return not wrong.any()
 
 
 @njit(parallel=True, cache=True)
 def _orient(lo, hi, rank, identity, degree, by_degree, src, dst):
     for i in prange(lo.size):
-        a, b = lo[i], hi[i]
+        a, b = lo[at(i)], hi[at(i)]
         da = db = 0
         if by_degree:
-            da, db = degree[a], degree[b]
+            da, db = degree[at(a)], degree[at(b)]
         if not identity:
-            a, b = rank[a], rank[b]
+            a, b = rank[at(a)], rank[at(b)]
         if a > b:  # the lower new id first
             a, b, da, db = b, a, db, da
         if da > db:  # then the lower degree first, ties staying by id
             a, b = b, a
-        src[i], dst[i] = a, b
+        src[at(i)], dst[at(i)] = a, b
 
 
 @njit(cache=True)
 def _place_in_order(keys, places, order):
     for position in range(keys.size):
-        key = keys[position]
-        order[places[key]] = position
-        places[key] += 1
+        key = at(keys[at(position)])
+        place = places[key]
+        order[at(place)] = position
+        places[key] = place + 1
 
 
 @njit(parallel=True, cache=True)
@@ -181,10 +200,11 @@ def _count_rows(first, counts):
     blocks = counts.shape[0]
     for block in prange(blocks):
         start, end = first.size * block // blocks, first.size * (block + 1) // blocks
-        row = counts[block]
+        row = counts[at(block)]
         for i in range(start, end):
-            if first[i] >= 0:
-                row[first[i]] += 1
+            v = first[at(i)]
+            if v >= 0:
+                row[at(v)] += 1
 
 
 @njit(cache=True)
@@ -192,14 +212,14 @@ def _offsets(counts, indptr):
     """``indptr`` of the rows, and each block's first slot in each row in place
     of its count."""
     blocks, n = counts.shape
-    at = 0
+    offset = 0
     for v in range(n):
-        indptr[v] = at
+        indptr[at(v)] = offset
         for block in range(blocks):
-            length = counts[block, v]
-            counts[block, v] = at
-            at += length
-    indptr[n] = at
+            length = counts[at(block), at(v)]
+            counts[at(block), at(v)] = offset
+            offset += length
+    indptr[at(n)] = offset
 
 
 @njit(parallel=True, cache=True)
@@ -210,14 +230,15 @@ def _place(first, second, slots, values, rows):
     with_rows = rows.size > 0
     for block in prange(blocks):
         start, end = first.size * block // blocks, first.size * (block + 1) // blocks
-        slot = slots[block]
+        slot = slots[at(block)]
         for i in range(start, end):
-            v = first[i]
+            v = first[at(i)]
             if v >= 0:
-                values[slot[v]] = second[i]
+                place = at(slot[at(v)])
+                values[place] = second[at(i)]
                 if with_rows:
-                    rows[slot[v]] = v
-                slot[v] += 1
+                    rows[place] = v
+                slot[at(v)] += 1
 
 
 def _spans(indptr, spans):
@@ -234,34 +255,34 @@ def _sort_row(values, start, end):
         values[start:end].sort()
         return
     for i in range(start + 1, end):
-        x = values[i]
+        x = values[at(i)]
         j = i
-        while j > start and values[j - 1] > x:
-            values[j] = values[j - 1]
+        while j > start and values[at(j - 1)] > x:
+            values[at(j)] = values[at(j - 1)]
             j -= 1
-        values[j] = x
+        values[at(j)] = x
 
 
 @njit(parallel=True, cache=True)
 def _sort_rows(indptr, values, spans):
     for s in prange(spans.size - 1):
-        for v in range(spans[s], spans[s + 1]):
-            _sort_row(values, indptr[v], indptr[v + 1])
+        for v in range(spans[at(s)], spans[at(s + 1)]):
+            _sort_row(values, indptr[at(v)], indptr[at(v + 1)])
 
 
 @njit(parallel=True, cache=True)
 def _sort_distinct_rows(indptr, values, spans, kept):
     """Each row sorted, its distinct values moved to its front, their number in ``kept``."""
     for s in prange(spans.size - 1):
-        for v in range(spans[s], spans[s + 1]):
-            start, end = indptr[v], indptr[v + 1]
+        for v in range(spans[at(s)], spans[at(s + 1)]):
+            start, end = indptr[at(v)], indptr[at(v + 1)]
             _sort_row(values, start, end)
-            at = start
+            last = start
             for i in range(start, end):
-                if i == start or values[i] != values[i - 1]:
-                    values[at] = values[i]
-                    at += 1
-            kept[v] = at - start
+                if i == start or values[at(i)] != values[at(i - 1)]:
+                    values[at(last)] = values[at(i)]
+                    last += 1
+            kept[at(v)] = last - start
 
 
 # The row loops below copy item by item: a slice assignment per row cost about 12 ns
@@ -273,17 +294,17 @@ def _compact_rows(indptr, values, compact, spans, out, rows):
     ``rows`` where it is not empty."""
     with_rows = rows.size > 0
     for s in prange(spans.size - 1):
-        for v in range(spans[s], spans[s + 1]):
-            shift = indptr[v] - compact[v]
-            for i in range(compact[v], compact[v + 1]):
-                out[i] = values[i + shift]
+        for v in range(spans[at(s)], spans[at(s + 1)]):
+            shift = indptr[at(v)] - compact[at(v)]
+            for i in range(compact[at(v)], compact[at(v + 1)]):
+                out[at(i)] = values[at(i + shift)]
                 if with_rows:
-                    rows[i] = v
+                    rows[at(i)] = v
 
 
 @njit(parallel=True, cache=True)
 def _fill_rows(indptr, rows, spans):
     for s in prange(spans.size - 1):
-        for v in range(spans[s], spans[s + 1]):
-            for i in range(indptr[v], indptr[v + 1]):
-                rows[i] = v
+        for v in range(spans[at(s)], spans[at(s + 1)]):
+            for i in range(indptr[at(v)], indptr[at(v + 1)]):
+                rows[at(i)] = v

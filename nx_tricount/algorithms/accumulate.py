@@ -99,10 +99,10 @@ def credit_arc(row, weighted, mode, e, u, v, found):
     (PER_NODE) or to the arc (PER_EDGE); weighted sums were credited per triangle."""
     if not weighted:
         if mode == PER_NODE:
-            row[u] += found
-            row[v] += found
+            row[at(u)] += found
+            row[at(v)] += found
         else:
-            row[e] += found
+            row[at(e)] += found
 
 
 @njit(cache=True, inline="always")
@@ -113,12 +113,12 @@ def credit_triangle(row, values, weighted, mode, e, i, j, u, v, a):
     :func:`credit_arc` credits ``u`` and ``v`` once per arc), or 1 to the arcs
     ``u -> a`` and ``v -> a`` (PER_EDGE)."""
     if weighted:
-        x = values[e] * values[i] * values[j]
+        x = values[at(e)] * values[at(i)] * values[at(j)]
         add_term(row, u, x)
         add_term(row, v, x)
         add_term(row, a, x)
     elif mode == PER_NODE:
-        row[a] += 1
+        row[at(a)] += 1
     else:
-        row[i] += 1
-        row[j] += 1
+        row[at(i)] += 1
+        row[at(j)] += 1

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
+from ..preprocess.host_index import at
 from .accumulate import credit_triangle
 from .counts import TOTAL
 
@@ -26,8 +27,8 @@ def merge_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, m
     and ``indices[j:j_end]`` (``N+(v)``); the merge algorithm's."""
     found = 0
     while i < i_end and j < j_end:
-        a = indices[i]
-        b = indices[j]
+        a = indices[at(i)]
+        b = indices[at(j)]
         if a < b:
             i += 1
         elif a > b:
@@ -46,7 +47,7 @@ def _lower_bound(indices, lo, hi, x):
     """First position in the sorted ``indices[lo:hi]`` holding a value >= ``x``."""
     while lo < hi:
         mid = (lo + hi) >> 1
-        if indices[mid] < x:
+        if indices[at(mid)] < x:
             lo = mid + 1
         else:
             hi = mid
@@ -64,9 +65,9 @@ def search_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, 
     found = 0
     if i_end - i <= j_end - j:
         while i < i_end and j < j_end:
-            a = indices[i]
+            a = indices[at(i)]
             j = _lower_bound(indices, j, j_end, a)
-            if j < j_end and indices[j] == a:
+            if j < j_end and indices[at(j)] == a:
                 if mode != TOTAL:
                     credit_triangle(row, values, weighted, mode, e, i, j, u, v, a)
                 found += 1
@@ -74,9 +75,9 @@ def search_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, 
             i += 1
     else:
         while j < j_end and i < i_end:
-            a = indices[j]
+            a = indices[at(j)]
             i = _lower_bound(indices, i, i_end, a)
-            if i < i_end and indices[i] == a:
+            if i < i_end and indices[at(i)] == a:
                 if mode != TOTAL:
                     credit_triangle(row, values, weighted, mode, e, i, j, u, v, a)
                 found += 1
@@ -117,18 +118,18 @@ def slice_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, m
     """
     found = 0
     while i < i_end and j < j_end:
-        k = indices[i] >> _SLICE_SHIFT  # the next slice where u has a neighbour
+        k = indices[at(i)] >> _SLICE_SHIFT  # the next slice where u has a neighbour
         u_start = i
         u_word = 0
-        while i < i_end and indices[i] >> _SLICE_SHIFT == k:
-            u_word |= np.int64(1) << (indices[i] & _SLICE_MASK)
+        while i < i_end and indices[at(i)] >> _SLICE_SHIFT == k:
+            u_word |= np.int64(1) << (indices[at(i)] & _SLICE_MASK)
             i += 1
-        while j < j_end and indices[j] >> _SLICE_SHIFT < k:
+        while j < j_end and indices[at(j)] >> _SLICE_SHIFT < k:
             j += 1
         v_start = j
         v_word = 0
-        while j < j_end and indices[j] >> _SLICE_SHIFT == k:
-            v_word |= np.int64(1) << (indices[j] & _SLICE_MASK)
+        while j < j_end and indices[at(j)] >> _SLICE_SHIFT == k:
+            v_word |= np.int64(1) << (indices[at(j)] & _SLICE_MASK)
             j += 1
         common = u_word & v_word
         found += _popcount(common)

@@ -18,6 +18,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from ..preprocess.host_index import at
 from .accumulate import accumulate_per_thread, credit_arc
 from .counts import TOTAL
 from .intersections import merge_intersection, search_intersection, slice_intersection
@@ -35,9 +36,9 @@ def _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode
     With every arc going to a higher id (``ascending``), every common out-neighbour
     lies after ``v`` in ``N+(u)``, so ``u``'s list is walked from ``e + 1``.
     """
-    i = e + 1 if ascending else indptr[u]
-    i_end = indptr[u + 1]
-    j, j_end = indptr[v], indptr[v + 1]
+    i = e + 1 if ascending else indptr[at(u)]
+    i_end = indptr[at(u + 1)]
+    j, j_end = indptr[at(v)], indptr[at(v + 1)]
     if kind == MERGE:
         found = merge_intersection(indices, i, i_end, j, j_end, e, u, v, values, weighted, mode, row)
     elif kind == SEARCH:
@@ -63,7 +64,7 @@ def _arc_total(kind, indptr, indices, rows, ascending, first, end, threads):
     for t in prange(threads):
         for chunk_start in range(first + t * ARC_CHUNK, end, threads * ARC_CHUNK):
             for e in range(chunk_start, min(end, chunk_start + ARC_CHUNK)):
-                u, v = rows[e], indices[e]
+                u, v = rows[at(e)], indices[at(e)]
                 total += _count_arc(kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing)
     return total
 
@@ -73,10 +74,10 @@ def _arc_accumulate(kind, indptr, indices, rows, ascending, first, end, values, 
     """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
     threads = out.shape[0]
     for t in prange(threads):
-        row = out[numba.get_thread_id()]
+        row = out[at(numba.get_thread_id())]
         for chunk_start in range(first + t * ARC_CHUNK, end, threads * ARC_CHUNK):
             for e in range(chunk_start, min(end, chunk_start + ARC_CHUNK)):
-                u, v = rows[e], indices[e]
+                u, v = rows[at(e)], indices[at(e)]
                 _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row)
 
 
@@ -87,8 +88,8 @@ def _vertex_total(kind, indptr, indices, ascending, first, end, threads):
     for t in prange(threads):
         for chunk_start in range(first + t * VERTEX_CHUNK, end, threads * VERTEX_CHUNK):
             for u in range(chunk_start, min(end, chunk_start + VERTEX_CHUNK)):
-                for e in range(indptr[u], indptr[u + 1]):
-                    v = indices[e]
+                for e in range(indptr[at(u)], indptr[at(u + 1)]):
+                    v = indices[at(e)]
                     total += _count_arc(
                         kind, indptr, indices, e, u, v, ascending, nothing, False, TOTAL, nothing
                     )
@@ -100,11 +101,11 @@ def _vertex_accumulate(kind, indptr, indices, ascending, first, end, values, wei
     """Per-vertex or per-arc counts (see ``accumulate.accumulate_per_thread``)."""
     threads = out.shape[0]
     for t in prange(threads):
-        row = out[numba.get_thread_id()]
+        row = out[at(numba.get_thread_id())]
         for chunk_start in range(first + t * VERTEX_CHUNK, end, threads * VERTEX_CHUNK):
             for u in range(chunk_start, min(end, chunk_start + VERTEX_CHUNK)):
-                for e in range(indptr[u], indptr[u + 1]):
-                    v = indices[e]
+                for e in range(indptr[at(u)], indptr[at(u + 1)]):
+                    v = indices[at(e)]
                     _count_arc(kind, indptr, indices, e, u, v, ascending, values, weighted, mode, row)
 
 

@@ -145,6 +145,7 @@ def _queue_layout(p, layout_rows, hub_words, sums):
     layout_kernel = runtime.function("wedge.cu", "wedge_layout", **kernel_types)
     args = (p.derived["wedge_prefix"], p.indptr, np.int64(p.n), np.int64(largest), sums[5:8])
     runtime.launch(layout_kernel, 1, args, threads=32)
+    hub_prefix = None
     if hub:
         hub_prefix = queue_hub_taken(p, largest, sums[5:8], hub_words, "total", kernel_types, sums[8:9])
     layout = PendingValues(sums[5:9])

@@ -157,6 +157,8 @@ def choose_algorithm(statistics, device, spread, weighted, total=False, small_va
             "was as fast as any (R-MAT 20 as arcs, H100: merge 200 ms, wedge 871, hash "
             "55,621; docs/benchmarks.md, 'auto: directed graphs on the GPU')"
         )
+    if device == "gpu" and statistics.rows < GPU_LOOK_ROWS:
+        return gpu_auto_algorithm(statistics.rows, None)  # merge, the degrees not looked at
     if device == "gpu":
         # An unweighted count on one GPU starts from the simple graph: its build is
         # queued while the estimate crosses, so the GPU has it to run meanwhile. The

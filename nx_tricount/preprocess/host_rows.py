@@ -105,9 +105,10 @@ def in_row_order(src, dst, n):
     """The degrees of the rows ``src[i] - dst[i]`` (int64) if they are distinct
     edges ``src < dst``, ids in ``0..n-1``, in ascending ``(src, dst)`` order (the
     pairs as :func:`distinct_pairs` and :func:`grouped_rows` would leave them, so a
-    simple graph is the rows themselves), else None. The check stops at the first
-    row out of place, before the degrees' array is made."""
-    # One histogram per block, as grouped_rows counts its rows.
+    simple graph is the rows themselves), else None. One pass over blocks of rows
+    in parallel, each checking its rows up to the first out of place, then counting
+    their ends into a histogram of its own (as many blocks as threads, as long as
+    the rows pay for the histograms' ``n`` counters each, as in :func:`grouped_rows`)."""
     blocks = max(1, min(numba.get_num_threads(), src.size // max(n, BLOCK_PAIRS)))
     counts = np.zeros((blocks, n), dtype=np.int64)
     if not _row_order_degrees(src, dst, n, counts):

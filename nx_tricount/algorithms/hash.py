@@ -80,7 +80,8 @@ def _count(indptr, indices, slots, buffers, first_task, end_task, short_rows, va
     TOTAL adds the count into ``out[thread, 0]``; PER_NODE and PER_EDGE credit
     vertices or arcs; ``weighted`` (PER_NODE) adds the product of the three arc
     values instead of 1. ``short_rows``: per node, every lookup adds its 0 or 1
-    (:data:`STORE_ROW_VERTICES`). Indexes are cast to unsigned (:func:`.accumulate.at`).
+    (:data:`STORE_ROW_VERTICES`). Indexes are cast to unsigned
+    (:func:`~nx_tricount.preprocess.host_index.at`).
     """
     chunks = (end_task - first_task + CHUNK - 1) // CHUNK
     # Per-node counts need no position: the slot holds the task's vertex, one compare

@@ -23,11 +23,13 @@ __all__ = ["count_cpu", "count_gpu"]
 CHUNK = 64
 
 #: Per node, graphs of at most this many vertices (a thread's row of int64
-#: counters in half of a core's 512 KiB L2) add every lookup's 0 or 1 to its closing
-#: vertex, with no branch and no buffer; larger rows miss the cache on those adds.
-#: One thread, 2-core machine: lastfm_asia's count 793 -> 666 us, gemsec_fb_tvshow
-#: 446 -> 329, as-caida20071112 1,259 -> 1,193; R-MAT 16 (46,707 vertices) 224 -> 260 ms.
-STORE_ROW_VERTICES = 1 << 15
+#: counters and its int32 slots, 12 bytes a vertex, in about half of a core's 1 MiB
+#: L2) add every lookup's 0 or 1 to its closing vertex, with no branch and no buffer;
+#: larger rows miss the cache on those adds. The count alone on two threads, 2-core
+#: machine, buffer against no buffer: email-Enron (36,692 vertices) 5.14 -> 4.12 ms,
+#: cit-HepTh (27,769) 10.6 -> 8.4; but deezer_HU (47,538) 4.21 -> 4.13, R-MAT 16 (46,707)
+#: 85.2 -> 89.8 and p2p-Gnutella31 (62,586) 1.91 -> 2.11.
+STORE_ROW_VERTICES = 40_960
 
 #: Out-degree above which a vertex is the task of a whole block rather than of one
 #: warp, the default of :func:`count_gpu`. TRUST §4.3 found 100 best; here 32 is as

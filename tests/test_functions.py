@@ -203,19 +203,26 @@ def test_repeated_calls_reuse_preprocessing():
     assert tg._prepared == cached
 
 
-def test_clustering_dicts_with_few_and_with_many_nonzero_coefficients():
-    # Few nonzero coefficients are set into a list of int 0s, many go through an
-    # object array (node_selection.SPARSE_COEFFICIENTS): NetworkX's dict either way.
-    from nx_tricount.nxapi.node_selection import SPARSE_COEFFICIENTS
+def test_first_dicts_with_few_some_and_many_nonzero_values():
+    # A graph's first per-node dict: below SPARSE_DICT nonzero values a dict of zeros
+    # updated at them; else the coefficients below SPARSE_COEFFICIENTS set into a list
+    # of int 0s, above it through an object array (node_selection). NetworkX's dict,
+    # in its order, each way, with the graph's ids or with labels.
+    from nx_tricount.nxapi.node_selection import SPARSE_COEFFICIENTS, SPARSE_DICT
 
-    few = nx.path_graph(60)
-    few.add_edge(0, 2)
+    few = nx.path_graph(100)
+    few.add_edge(0, 2)  # 3 of 100 nodes on a triangle
+    some = nx.path_graph(33)
+    some.add_edge(0, 2)  # 3 of 33
     many = nx.complete_graph(6)
     many.add_edge(5, 6)
-    for G, sparse in ((few, True), (many, False)):
-        with_triangle = sum(1 for t in nx.triangles(G).values() if t)
-        assert (with_triangle < SPARSE_COEFFICIENTS * len(G)) == sparse
-        assert_same(nx.clustering(G, backend="tricount", device="cpu"), nx.clustering(G))
+    for G, below in ((few, (True, True)), (some, (False, True)), (many, (False, False))):
+        share = sum(1 for t in nx.triangles(G).values() if t) / len(G)
+        assert (share < SPARSE_DICT, share < SPARSE_COEFFICIENTS) == below
+        labelled = nx.relabel_nodes(G, {v: f"n{v}" for v in G})
+        for H in (G, labelled):
+            for function in (nx.triangles, nx.clustering):
+                assert_same(function(H, backend="tricount", device="cpu"), function(H))
 
 
 def test_a_graphs_later_dicts_are_networkxs_and_their_callers_own():

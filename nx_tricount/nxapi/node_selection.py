@@ -116,17 +116,31 @@ def per_node_values(G, selection, values, nonzero):
     ``dict(zip(nodes, values))`` from lists made beforehand
     (``examples/benchmark_networkx.py --floor``)."""
     template = None if selection is not None else G.zero_dict()
-    if template is None:  # a selection, or the graph's first dict
+    if template is None and selection is None:  # the graph's first dict
+        ids = np.flatnonzero(nonzero)
+        if ids.size < SPARSE_DICT * nonzero.size:
+            return _updated(G, dict.fromkeys(G.label_list(), 0), ids, values)
+    if template is None:  # a selection, or the first dict of many nonzero values
         # Integer counts are 0 exactly where they are not nonzero: their own list.
         listed = values.tolist() if values.dtype.kind in "iu" else coefficient_values(values, nonzero)
         return per_node_result(G, selection, listed)
-    ids = np.flatnonzero(nonzero)
+    return _updated(G, template.copy(), np.flatnonzero(nonzero), values)
+
+
+def _updated(G, zeros, ids, values):
+    """The dict ``zeros`` (``{node: 0}`` in id order) with the nodes of ``ids`` set
+    to their ``values``."""
     # An unlabeled graph's nodes are its ids.
     keys = ids.tolist() if G.labels is None else G.node_key_array()[ids].tolist()
-    result = template.copy()
-    result.update(zip(keys, values[ids].tolist()))
-    return result
+    zeros.update(zip(keys, values[ids].tolist()))
+    return zeros
 
+
+#: Below this share of nonzero values, a graph's first dict of every node is a dict
+#: of zeros updated at them, as its later ones are (2-core machine, 62,586 nodes'
+#: coefficients: 2% nonzero 3.21 -> 2.68 ms, 7% 5.40 -> 4.80, 9% 5.71 -> 4.92, but 12%
+#: 6.41 -> 8.08; fresh clustering of p2p-Gnutella31, 6.9% nonzero, 10.4 -> 9.7 ms).
+SPARSE_DICT = 0.08
 
 #: Below this share of nonzero coefficients, :func:`coefficient_values` sets the
 #: floats into a list of zeros one by one (2-core machine, 62,586 vertices: 2% nonzero

@@ -114,7 +114,8 @@ def per_node_values(G, selection, values, nonzero):
     ``G.zero_dict()`` updated at the nonzero nodes alone: R-MAT 18's dicts
     (262,144 nodes, 40% nonzero) in 0.8-0.9x the time of the CPython floor,
     ``dict(zip(nodes, values))`` from lists made beforehand
-    (``examples/benchmark_networkx.py --floor``)."""
+    (``examples/benchmark_networkx.py --floor``). A first dict of fewer than
+    :data:`SPARSE_DICT` nonzero values is made so too, from a dict of zeros of its own."""
     template = None if selection is not None else G.zero_dict()
     if template is None and selection is None:  # the graph's first dict
         ids = np.flatnonzero(nonzero)

@@ -116,16 +116,17 @@ def per_node_values(G, selection, values, nonzero):
     ``dict(zip(nodes, values))`` from lists made beforehand
     (``examples/benchmark_networkx.py --floor``). A first dict of fewer than
     :data:`SPARSE_DICT` nonzero values is made so too, from a dict of zeros of its own."""
-    template = None if selection is not None else G.zero_dict()
-    if template is None and selection is None:  # the graph's first dict
+    if selection is None:
+        template = G.zero_dict()  # None for the graph's first dict
         ids = np.flatnonzero(nonzero)
+        if template is not None:
+            return _updated(G, template.copy(), ids, values)
         if ids.size < SPARSE_DICT * nonzero.size:
             return _updated(G, dict.fromkeys(G.label_list(), 0), ids, values)
-    if template is None:  # a selection, or the first dict of many nonzero values
-        # Integer counts are 0 exactly where they are not nonzero: their own list.
-        listed = values.tolist() if values.dtype.kind in "iu" else coefficient_values(values, nonzero)
-        return per_node_result(G, selection, listed)
-    return _updated(G, template.copy(), np.flatnonzero(nonzero), values)
+    # A selection, or a first dict of many nonzero values. Integer counts are 0
+    # exactly where they are not nonzero: their own list.
+    listed = values.tolist() if values.dtype.kind in "iu" else coefficient_values(values, nonzero)
+    return per_node_result(G, selection, listed)
 
 
 def _updated(G, zeros, ids, values):

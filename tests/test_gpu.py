@@ -499,7 +499,7 @@ def test_wedge_hub_block_on_a_clique(monkeypatch):
 
 def _graphs_for_functions():
     """A weighted undirected and a weighted directed NetworkX graph."""
-    G = load_graph("facebook_combined.txt.gz").copy()
+    G = load_graph("wikipedia_chameleon.txt.gz").copy()
     rng = np.random.default_rng(4)
     for u, v in G.edges:
         G.edges[u, v]["weight"] = float(rng.integers(1, 9))

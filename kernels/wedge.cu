@@ -171,28 +171,26 @@ __device__ __forceinline__ void credit_rows(const WedgeArcs* own, int count, Cou
     warp_add(out, row, row_hits);
 }
 
-// A weighted wedge's closing arc where it has none.
-#define NO_ARC ((EID)-1)
-
 // Phase 3 of a weighted count: the triangle's term x = values of its three arcs
 // goes to w through arc v -> w's pair (`terms`, per arc), to u through arc v -> u's
-// (phase 2), and to v itself. A thread's wedges run along rows v -> w of one base v:
-// it adds each row's terms, and each base's, in pairs of its own (TwoSum) before one
-// add_pair, its last row and base (which the next lanes mostly continue) through the
-// warp's runs. All lanes of the warp must call it.
-__device__ __forceinline__ void credit_weighted_rows(const WedgeArcs* own, const EID* closings,
+// (phase 2), and to v itself. Phase 2 left each of the thread's wedges its arc v -> w
+// in `rows_w` and its term (0: no triangle) over its slot in `own`, so this reads no
+// values again (docs/algorithms.md, "wedge: weighted sums by arcs"). A thread's wedges
+// run along rows v -> w of one base v: it adds each row's terms, and each base's, in
+// pairs of its own (TwoSum) before one add_pair, its last row and base (which the next
+// lanes mostly continue) through the warp's runs. All lanes of the warp must call it.
+__device__ __forceinline__ void credit_weighted_rows(const WedgeArcs* own, const EID* rows_w,
                                                      int count, const VID* __restrict__ rows,
-                                                     const WEIGHT* __restrict__ values,
                                                      WEIGHT* terms, WEIGHT* out) {
-    EID row = count > 0 ? own[0].to_w : 0;
+    EID row = count > 0 ? rows_w[0] : 0;
     VID base = count > 0 ? rows[row] : 0;
     WEIGHT row_sum = 0, row_error = 0, base_sum = 0, base_error = 0;
     for (int s = 0; s < count; ++s) {
-        WedgeArcs arcs = own[s];
-        if (arcs.to_w != row) {
+        EID to_w = rows_w[s];
+        if (to_w != row) {
             add_pair(terms, row, row_sum, row_error);
             row_sum = row_error = 0;
-            row = arcs.to_w;
+            row = to_w;
             VID next = rows[row];
             if (next != base) {
                 add_pair(out, base, base_sum, base_error);
@@ -200,9 +198,8 @@ __device__ __forceinline__ void credit_weighted_rows(const WedgeArcs* own, const
                 base = next;
             }
         }
-        EID closing = closings[s];
-        if (closing != NO_ARC) {
-            WEIGHT x = values[arcs.to_w] * values[arcs.to_u] * values[closing];
+        WEIGHT x = *reinterpret_cast<const WEIGHT*>(own + s);
+        if (x != 0) {
             local_add(row_sum, row_error, x);
             local_add(base_sum, base_error, x);
         }
@@ -230,8 +227,9 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
     // (when given) reads off the bitmap.
     constexpr bool NEEDS_CLOSING = MODE == MODE_PER_EDGE || MODE == MODE_WEIGHTED;
     WedgeArcs* slots = (WedgeArcs*)shared;
-    // Weighted: each wedge's closing arc (NO_ARC: none) after the slots.
-    EID* closings = (EID*)(slots + blockDim.x * spread);
+    // Weighted: each wedge's arc v -> w after the slots, once phase 2 has put its term in
+    // its slot (8 bytes, a WedgeArcs' first: its alignment is at least a double's).
+    EID* rows_w = (EID*)(slots + blockDim.x * spread);
     // The block's wedges, [chunk_first, chunk_first + chunk_wedges) of the launch's,
     // which are the graph's from first_wedge on (a share's, nx_tricount/algorithms/
     // shares.py): per-wedge arithmetic below is 32-bit (a chunk has at most 256 * spread
@@ -360,15 +358,19 @@ __device__ __forceinline__ void wedge_count(const long long* __restrict__ indptr
             }
             if (slot < chunk_wedges) slots[slot].to_u = hit;
         } else {  // MODE_WEIGHTED
-            if (hit) add_value((WEIGHT*)arc_hits, pj, values[pi] * values[pj] * values[closing]);
-            if (slot < chunk_wedges) closings[slot] = hit ? (EID)closing : NO_ARC;
+            WEIGHT x = hit ? values[pi] * values[pj] * values[closing] : 0;
+            if (hit) add_value((WEIGHT*)arc_hits, pj, x);
+            if (slot < chunk_wedges) {
+                rows_w[slot] = pi;
+                *reinterpret_cast<WEIGHT*>(slots + slot) = x;
+            }
         }
     }
     if (MODE == MODE_TOTAL || MODE == MODE_TRANSITIVE) block_add((u64*)out, found);
     if (MODE == MODE_WEIGHTED) {
         __syncthreads();
-        credit_weighted_rows(slots + first, closings + first, count, rows, values,
-                             (WEIGHT*)arc_hits, (WEIGHT*)out);
+        credit_weighted_rows(slots + first, rows_w + first, count, rows, (WEIGHT*)arc_hits,
+                             (WEIGHT*)out);
     }
     if (MODE == MODE_PER_NODE || MODE == MODE_PER_NODE_VALUES) {
         __syncthreads();

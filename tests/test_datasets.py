@@ -45,8 +45,8 @@ def test_small_data_set_is_present():
 
 def test_graphs_named_by_tests_are_in_the_small_set():
     """A test that loads a real graph by name loads one of tests/data: a fresh clone
-    has no other (test_gpu.py's weighted graphs had been facebook_combined, absent
-    there, and failed with a KeyError on a GPU machine without ../shared/data)."""
+    has no other, and a graph of ../shared/data alone fails with a KeyError on a
+    machine without that folder."""
     named = set()
     for path in Path(__file__).parent.glob("*.py"):
         named.update(re.findall(r"load_(?:graph|edges)\(\s*[\"']([^\"']+)[\"']", path.read_text()))

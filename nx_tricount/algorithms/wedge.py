@@ -330,9 +330,8 @@ def count_gpu(prepared, mode, *, spread=None, bitmap_rows=None, hub_words=None, 
     small_values = mode == "per_node" and p.derived.get(SMALL_VALUES, False) and 27 * p.n < 2**32
     small_values = small_values and p.task_blocks is None
     terms = mode == "per_node" and p.values is not None and not small_values
-    # Each thread keeps two arc positions per wedge in shared memory (weighted, a third
-    # word for arc v -> w once the term takes the two): 48 KiB a block, less the 256
-    # bytes of the total's reduction.
+    # Each thread keeps two arc positions per wedge in shared memory (weighted, a third word for
+    # arc v -> w once the term takes the two): 48 KiB a block, less the total's 256 bytes.
     shared_limit = 48 * 1024 - 256
     slot_bytes = (3 if terms else 2) * threads * np.dtype(eid).itemsize
     largest = shared_limit // slot_bytes

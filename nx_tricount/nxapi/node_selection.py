@@ -118,20 +118,20 @@ def per_node_values(G, selection, values, nonzero):
     :data:`SPARSE_DICT` nonzero values is made so too, from a dict of zeros of its own."""
     if selection is None:
         template = G.zero_dict()  # None for the graph's first dict
-        ids = np.flatnonzero(nonzero)
         if template is not None:
-            return _updated(G, template.copy(), ids, values)
-        if ids.size < SPARSE_DICT * nonzero.size:
-            return _updated(G, dict.fromkeys(G.label_list(), 0), ids, values)
+            return _updated(G, template.copy(), nonzero, values)
+        if np.count_nonzero(nonzero) < SPARSE_DICT * nonzero.size:
+            return _updated(G, dict.fromkeys(G.label_list(), 0), nonzero, values)
     # A selection, or a first dict of many nonzero values. Integer counts are 0
     # exactly where they are not nonzero: their own list.
     listed = values.tolist() if values.dtype.kind in "iu" else coefficient_values(values, nonzero)
     return per_node_result(G, selection, listed)
 
 
-def _updated(G, zeros, ids, values):
-    """The dict ``zeros`` (``{node: 0}`` in id order) with the nodes of ``ids`` set
-    to their ``values``."""
+def _updated(G, zeros, nonzero, values):
+    """The dict ``zeros`` (``{node: 0}`` in id order) with the nodes where
+    ``nonzero`` holds set to their ``values``."""
+    ids = np.flatnonzero(nonzero)
     # An unlabeled graph's nodes are its ids.
     keys = ids.tolist() if G.labels is None else G.node_key_array()[ids].tolist()
     zeros.update(zip(keys, values[ids].tolist()))
